@@ -1,0 +1,28 @@
+// Hands out the CTAs of the running launch, in linear order, to SMs as they have room.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace gpusim {
+
+class CtaDispatcher {
+public:
+    void start(uint64_t total) { m_total = total; m_next = 0; m_aborted = false; m_fault.clear(); }
+    bool next(uint64_t& cta) {
+        if (m_aborted || m_next >= m_total) return false;
+        cta = m_next++;
+        return true;
+    }
+    void abort(const std::string& why) { if (!m_aborted) m_fault = why; m_aborted = true; }
+    bool aborted() const { return m_aborted; }
+    const std::string& fault() const { return m_fault; }
+
+private:
+    uint64_t m_total = 0;
+    uint64_t m_next = 0;
+    bool m_aborted = false;
+    std::string m_fault;
+};
+
+} // namespace gpusim

@@ -1,0 +1,35 @@
+#include "gpu/gpu.h"
+
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "../../tlm/memory_map.h"
+
+namespace gpusim {
+
+Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
+    : sc_module(name), regs("regs"), host_mem("host_mem"), irq("irq"), m_cfg(cfg) {
+    const sc_core::sc_time cycle(m_cfg.cycle_ns(), sc_core::SC_NS);
+    tlm_utils::tlm_quantumkeeper::set_global_quantum(cycle * double(m_cfg.quantum_cycles));
+
+    m_xbar = std::make_unique<Router>("xbar");
+    m_dram = std::make_unique<MemoryTarget>("dram", true, sc_core::sc_time(m_cfg.memory_latency_ns, sc_core::SC_NS));
+    m_dma = std::make_unique<DmaEngine>("copy_engine", m_cfg.pcie);
+    for (uint32_t k = 0; k < m_cfg.num_sms; ++k)
+        m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, cycle));
+    m_front = std::make_unique<FrontEnd>("front_end", m_cfg, m_programs, *m_dma, *m_dram, m_sms);
+
+    m_xbar->out.bind(m_dram->socket);
+    m_xbar->add_range(0, memory_map::kHeapLimit, 0);
+    for (Sm* sm : m_sms) sm->mem.bind(m_xbar->in);
+    m_dma->device.bind(m_xbar->in);
+    m_front->mem.bind(m_xbar->in);
+    m_dma->host.bind(host_mem);
+    regs.bind(m_front->regs);
+    m_front->irq.bind(irq);
+}
+
+Gpu::~Gpu() {
+    for (Sm* sm : m_sms) delete sm;
+}
+
+} // namespace gpusim

@@ -1,0 +1,47 @@
+// The whole GPU as one IP block: a TLM target socket for its registers, a TLM initiator socket
+// toward host memory (used by the copy engine), and a completion interrupt. Inside: the front end,
+// the SM array, the copy engine, the interconnect and device memory.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+
+#include "../../tlm/dma/dma_engine.h"
+#include "../../tlm/interconnect/router.h"
+#include "../../tlm/memory/memory_target.h"
+#include "gpu/front_end.h"
+#include "gpu/gpu_config.h"
+#include "gpu/program_store.h"
+#include "sm/sm.h"
+
+namespace gpusim {
+
+class Gpu : public sc_core::sc_module {
+public:
+    tlm::tlm_target_socket<32> regs;          // memory-mapped registers
+    tlm::tlm_initiator_socket<32> host_mem;   // DMA toward host/system memory
+    sc_core::sc_out<bool> irq;
+
+    Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg);
+    ~Gpu() override;
+
+    const GpuConfig& config() const { return m_cfg; }
+    ProgramStore& programs() { return m_programs; }
+    MemoryTarget& dram() { return *m_dram; }
+    FrontEnd& front_end() { return *m_front; }
+    const std::vector<Sm*>& sms() const { return m_sms; }
+
+private:
+    GpuConfig m_cfg;
+    ProgramStore m_programs;
+    std::unique_ptr<Router> m_xbar;
+    std::unique_ptr<MemoryTarget> m_dram;
+    std::unique_ptr<DmaEngine> m_dma;
+    std::vector<Sm*> m_sms;
+    std::unique_ptr<FrontEnd> m_front;
+};
+
+} // namespace gpusim

@@ -1,0 +1,43 @@
+// The typed GPU configuration: loaded from one JSON file per generation (rtl_models/configs/),
+// validated once, every key known; `--set key=value` overrides any parameter.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "../../tlm/dma/dma_engine.h"
+#include "sm/sm_config.h"
+
+namespace gpusim {
+
+struct GpuConfig {
+    std::string name;
+    std::string description;
+    std::string compute_capability;
+    uint32_t num_sms = 15;
+    double core_clock_mhz = 1401.0;
+    uint32_t max_threads_per_block = 1024;
+    uint32_t max_shared_per_block = 49152;
+    uint32_t max_grid_x = 65535;
+    uint64_t memory_bytes = 1536ull << 20;
+    double memory_latency_ns = 0;
+    SmConfig sm;
+    DmaConfig pcie;
+    uint32_t quantum_cycles = 10000;
+    nlohmann::json effective;        // the resolved config, written next to the stats
+
+    double cycle_ns() const { return 1000.0 / core_clock_mhz; }
+};
+
+// Finds a config by name in the bundled configs directory, or loads a path to a JSON file.
+// `overrides` are ("sm.warp_schedulers", "4") pairs. Throws std::runtime_error listing every problem.
+GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pair<std::string, std::string>>& overrides = {});
+
+// Directory holding the bundled configs (set at build time, overridable by GPUSIM_CONFIG_DIR).
+std::string config_dir();
+
+} // namespace gpusim

@@ -1,0 +1,294 @@
+// Load, store, atomic and address-conversion instructions of the LD/ST unit. Shared, local and
+// parameter memory live in the SM; global and constant memory are reached through the SM's
+// MemoryView (TLM DMI or b_transport). Generic addresses are routed by the windows of the memory map.
+#include <cmath>
+#include <cstring>
+
+#include "../../tlm/memory_map.h"
+#include "sm/exec_context.h"
+#include "sm/op_select.h"
+
+namespace gpusim {
+namespace {
+
+[[noreturn]] void fault(uint64_t addr, uint32_t size, bool write, int lane, const char* space, const char* why) {
+    AccessFault f{addr, size, write, why};
+    f.lane = lane;
+    f.space = space;
+    throw f;
+}
+
+// Host pointer of an SM-internal access, checked for bounds and alignment.
+uint8_t* internal(uint8_t* base, uint64_t limit, uint64_t addr, uint32_t size, bool write, int lane, const char* space) {
+    if (addr & (size - 1)) fault(addr, size, write, lane, space, "misaligned address");
+    if (addr + size > limit || addr + size < addr) fault(addr, size, write, lane, space, "address out of range");
+    return base + addr;
+}
+
+// Resolves the space of one lane's access and returns a host pointer, or nullptr for a global
+// access that must go through b_transport.
+uint8_t* locate(ExecContext& c, Warp& w, MemSpace space, int lane, uint64_t addr, uint32_t size, bool write) {
+    switch (space) {
+    case MemSpace::Shared:
+        return internal(c.shared, c.shared_size, addr, size, write, lane, "shared");
+    case MemSpace::Local:
+        return internal(w.local.data() + size_t(lane) * w.local_bytes, w.local_bytes, addr, size, write, lane, "local");
+    case MemSpace::Param:
+        if (write) fault(addr, size, write, lane, "param", "kernel parameters are read-only");
+        return internal(const_cast<uint8_t*>(c.params), c.param_size, addr, size, write, lane, "param");
+    case MemSpace::Generic:
+        if (memory_map::in_shared_window(addr))
+            return locate(c, w, MemSpace::Shared, lane, addr - memory_map::kSharedWindowBase, size, write);
+        if (memory_map::in_local_window(addr))
+            return locate(c, w, MemSpace::Local, lane, addr - memory_map::kLocalWindowBase, size, write);
+        [[fallthrough]];
+    case MemSpace::Global:
+    case MemSpace::Const:
+        try {
+            return c.gmem->direct(addr, size, write);
+        } catch (AccessFault& f) {
+            f.lane = lane;
+            f.space = mem_space_name(space);
+            throw;
+        }
+    }
+    return nullptr;
+}
+
+template <class T>
+T load_elem(ExecContext& c, Warp& w, MemSpace space, int lane, uint64_t addr) {
+    T v;
+    if (uint8_t* p = locate(c, w, space, lane, addr, sizeof(T), false)) {
+        std::memcpy(&v, p, sizeof(T));
+    } else {
+        try {
+            c.gmem->slow(false, addr, reinterpret_cast<uint8_t*>(&v), sizeof(T));
+        } catch (AccessFault& f) {
+            f.lane = lane;
+            throw;
+        }
+    }
+    return v;
+}
+
+template <class T>
+void store_elem(ExecContext& c, Warp& w, MemSpace space, int lane, uint64_t addr, T v) {
+    if (uint8_t* p = locate(c, w, space, lane, addr, sizeof(T), true)) {
+        std::memcpy(p, &v, sizeof(T));
+    } else {
+        try {
+            c.gmem->slow(true, addr, reinterpret_cast<uint8_t*>(&v), sizeof(T));
+        } catch (AccessFault& f) {
+            f.lane = lane;
+            throw;
+        }
+    }
+}
+
+inline uint64_t address(ExecContext& c, Warp& w, const Inst& in, int lane) {
+    uint64_t base = in.a == kNoRow ? 0 : c.src(w, in.a)[lane];
+    return base + uint64_t(in.offset);
+}
+
+// T is the raw element type; Signed sign-extends narrow loads into the register.
+template <class T, bool Signed, MemSpace S>
+void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    int n = in.vec_count ? in.vec_count : 1;
+    for_lanes(m, [&](int l) {
+        uint64_t addr = address(c, w, in, l);
+        for (int e = 0; e < n; ++e) {
+            T v = load_elem<T>(c, w, S, l, addr + uint64_t(e) * sizeof(T));
+            uint64_t out = Signed ? uint64_t(int64_t(std::make_signed_t<T>(v))) : uint64_t(v);
+            Row r = in.vec_count ? in.vec[e] : in.d;
+            if (r != kNoRow) w.row(r)[l] = out;
+        }
+    });
+}
+
+template <class T, MemSpace S>
+void st(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    int n = in.vec_count ? in.vec_count : 1;
+    for_lanes(m, [&](int l) {
+        uint64_t addr = address(c, w, in, l);
+        for (int e = 0; e < n; ++e) {
+            Row r = in.vec_count ? in.vec[e] : in.b;
+            store_elem<T>(c, w, S, l, addr + uint64_t(e) * sizeof(T), T(c.src(w, r)[l]));
+        }
+    });
+}
+
+// ---- atomics: lanes are serialised in lane order, each a read-modify-write ----
+enum AtomOp : uint8_t { kAdd, kMin, kMax, kAnd, kOr, kXor, kExch, kCas, kInc, kDec };
+
+template <class T, int Op>
+T atom_apply(T old, T b, T c) {
+    if constexpr (Op == kAdd) {
+        if constexpr (std::is_floating_point_v<T>) return old + b;
+        else return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(b));
+    } else if constexpr (Op == kMin) return b < old ? b : old;
+    else if constexpr (Op == kMax) return b > old ? b : old;
+    else if constexpr (Op == kAnd) return old & b;
+    else if constexpr (Op == kOr) return old | b;
+    else if constexpr (Op == kXor) return old ^ b;
+    else if constexpr (Op == kExch) return b;
+    else if constexpr (Op == kCas) return old == b ? c : old;
+    else if constexpr (Op == kInc) return old >= b ? T(0) : T(old + 1);   // wraps to 0 past b
+    else return (old == 0 || old > b) ? b : T(old - 1);                     // kDec
+}
+
+template <class T, int Op, MemSpace S>
+void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    const uint64_t* b = c.src(w, in.b);
+    const uint64_t* cc = in.c == kNoRow ? nullptr : c.src(w, in.c);
+    for_lanes(m, [&](int l) {
+        uint64_t addr = address(c, w, in, l);
+        T old = load_elem<T>(c, w, S, l, addr);
+        T res = atom_apply<T, Op>(old, get<T>(b[l]), cc ? get<T>(cc[l]) : T(0));
+        store_elem<T>(c, w, S, l, addr, res);
+        if (in.d != kNoRow) w.row(in.d)[l] = put<T>(old);
+    });
+}
+
+// cvta: generic <-> space-relative addresses.
+template <bool ToGeneric>
+void cvta(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    uint64_t* d = w.row(in.d);
+    const uint64_t* a = c.src(w, in.a);
+    uint64_t base = in.space == MemSpace::Shared ? memory_map::kSharedWindowBase
+                    : in.space == MemSpace::Local ? memory_map::kLocalWindowBase : 0;
+    uint64_t mask = in.width == 4 ? 0xFFFFFFFFull : ~0ull;
+    for_lanes(m, [&](int l) { d[l] = (ToGeneric ? a[l] + base : a[l] - base) & mask; });
+}
+
+// ---- selection ----
+MemSpace space_of(const OpSpec& s) {
+    for (const auto& m : s.mods) {
+        std::string base = m.substr(0, m.find("::"));
+        if (base == "global") return MemSpace::Global;
+        if (base == "const") return MemSpace::Const;
+        if (base == "shared") return MemSpace::Shared;
+        if (base == "local") return MemSpace::Local;
+        if (base == "param") return MemSpace::Param;
+    }
+    return MemSpace::Generic;
+}
+
+template <template <MemSpace> class K>
+ExecFn by_space(MemSpace s) {
+    switch (s) {
+    case MemSpace::Generic: return K<MemSpace::Generic>::fn;
+    case MemSpace::Global: return K<MemSpace::Global>::fn;
+    case MemSpace::Const: return K<MemSpace::Const>::fn;
+    case MemSpace::Shared: return K<MemSpace::Shared>::fn;
+    case MemSpace::Local: return K<MemSpace::Local>::fn;
+    case MemSpace::Param: return K<MemSpace::Param>::fn;
+    }
+    return nullptr;
+}
+
+template <class T, bool Signed> struct LdK { template <MemSpace S> struct K { static constexpr ExecFn fn = ld<T, Signed, S>; }; };
+template <class T> struct StK { template <MemSpace S> struct K { static constexpr ExecFn fn = st<T, S>; }; };
+template <class T, int Op> struct AtomK { template <MemSpace S> struct K { static constexpr ExecFn fn = atom<T, Op, S>; }; };
+
+ExecFn ld_fn(const std::string& t, MemSpace s) {
+    if (t == "u8" || t == "b8") return by_space<LdK<uint8_t, false>::K>(s);
+    if (t == "s8") return by_space<LdK<uint8_t, true>::K>(s);
+    if (t == "u16" || t == "b16" || t == "f16") return by_space<LdK<uint16_t, false>::K>(s);
+    if (t == "s16") return by_space<LdK<uint16_t, true>::K>(s);
+    if (t == "u32" || t == "b32" || t == "f32") return by_space<LdK<uint32_t, false>::K>(s);
+    if (t == "s32") return by_space<LdK<uint32_t, true>::K>(s);
+    if (t == "u64" || t == "b64" || t == "s64" || t == "f64") return by_space<LdK<uint64_t, false>::K>(s);
+    return nullptr;
+}
+
+ExecFn st_fn(const std::string& t, MemSpace s) {
+    switch (t.empty() ? 0 : (t == "b8" || t == "u8" || t == "s8") ? 1 : (t.find("16") != std::string::npos) ? 2
+                      : (t.find("32") != std::string::npos) ? 4 : (t.find("64") != std::string::npos) ? 8 : 0) {
+    case 1: return by_space<StK<uint8_t>::K>(s);
+    case 2: return by_space<StK<uint16_t>::K>(s);
+    case 4: return by_space<StK<uint32_t>::K>(s);
+    case 8: return by_space<StK<uint64_t>::K>(s);
+    }
+    return nullptr;
+}
+
+template <int Op>
+ExecFn atom_typed(const std::string& t, MemSpace s) {
+    if (t == "u32" || t == "b32") return by_space<AtomK<uint32_t, Op>::template K>(s);
+    if (t == "s32") return by_space<AtomK<int32_t, Op>::template K>(s);
+    if (t == "u64" || t == "b64") return by_space<AtomK<uint64_t, Op>::template K>(s);
+    if (t == "s64") return by_space<AtomK<int64_t, Op>::template K>(s);
+    return nullptr;
+}
+
+ExecFn atom_fn(const OpSpec& s, const std::string& t, MemSpace sp) {
+    if (s.has("add")) {
+        if (t == "f32") return by_space<AtomK<float, kAdd>::K>(sp);
+        if (t == "f64") return by_space<AtomK<double, kAdd>::K>(sp);
+        return atom_typed<kAdd>(t, sp);
+    }
+    bool bits = t[0] == 'b';
+    if (s.has("min")) return bits ? nullptr : atom_typed<kMin>(t, sp);
+    if (s.has("max")) return bits ? nullptr : atom_typed<kMax>(t, sp);
+    if (s.has("and")) return atom_typed<kAnd>(t, sp);
+    if (s.has("or")) return atom_typed<kOr>(t, sp);
+    if (s.has("xor")) return atom_typed<kXor>(t, sp);
+    if (s.has("exch")) return atom_typed<kExch>(t, sp);
+    if (s.has("cas")) return atom_typed<kCas>(t, sp);
+    if (s.has("inc")) return t == "u32" ? atom_typed<kInc>(t, sp) : nullptr;
+    if (s.has("dec")) return t == "u32" ? atom_typed<kDec>(t, sp) : nullptr;
+    return nullptr;
+}
+
+uint8_t vector_count(const OpSpec& s) {
+    if (s.has("v2")) return 2;
+    if (s.has("v4")) return 4;
+    return 0;
+}
+
+} // namespace
+
+const char* mem_space_name(MemSpace s) {
+    switch (s) {
+    case MemSpace::Generic: return "generic";
+    case MemSpace::Global: return "global";
+    case MemSpace::Const: return "const";
+    case MemSpace::Shared: return "shared";
+    case MemSpace::Local: return "local";
+    case MemSpace::Param: return "param";
+    }
+    return "?";
+}
+
+OpChoice select_memory_op(const OpSpec& s) {
+    const std::string& op = s.opcode;
+    if (op != "ld" && op != "st" && op != "atom" && op != "red" && op != "cvta") return {};
+    OpChoice c;
+    c.space = space_of(s);
+    std::string t = s.type();
+    c.width = uint8_t(t == "pred" ? 0 : (t.find("64") != std::string::npos) ? 8 : (t.find("32") != std::string::npos) ? 4
+                                    : (t.find("16") != std::string::npos) ? 2 : 1);
+    bool unsupported_qualifier = s.has("relaxed") || s.has("acquire") || s.has("release") ||
+                                 s.has("mmio") || s.has("sys") || s.has("gpu") || s.has("cta");
+    if (op == "cvta") {
+        c.layout = Layout::D_A;
+        c.width = uint8_t(t == "u32" ? 4 : 8);
+        c.fn = s.has("to") ? cvta<false> : cvta<true>;
+    } else if (op == "ld" && !unsupported_qualifier) {
+        c.layout = Layout::Load;
+        c.vec_count = vector_count(s);
+        c.fn = ld_fn(t, c.space);
+    } else if (op == "st" && !unsupported_qualifier) {
+        c.layout = Layout::Store;
+        c.vec_count = vector_count(s);
+        c.fn = st_fn(t, c.space);
+    } else if ((op == "atom" || op == "red") && !unsupported_qualifier &&
+               (c.space == MemSpace::Global || c.space == MemSpace::Shared || c.space == MemSpace::Generic)) {
+        c.layout = Layout::Atomic;
+        c.fn = atom_fn(s, t, c.space);
+    }
+    if (!c.fn) c.error = "unsupported instruction '" + s.full_name() + "'";
+    return c;
+}
+
+} // namespace gpusim

@@ -1,0 +1,72 @@
+// Control instructions: branches through the SIMT stack, thread exit, CTA barriers, fences and
+// reads of the time-varying special registers.
+#include "sm/exec_context.h"
+#include "sm/op_select.h"
+#include "sm/simt_stack.h"
+
+namespace gpusim {
+namespace {
+
+void bra(ExecContext&, Warp& w, const Inst& in, LaneMask m) {
+    // w.pc already points past the branch, which is the fall-through path.
+    simt::branch(w, m, in.target, w.pc, in.reconv);
+}
+
+void exit_op(ExecContext&, Warp& w, const Inst&, LaneMask m) { simt::exit_lanes(w, m); }
+
+// The warp stops issuing until the CTA's barrier releases it (the SM counts arrivals).
+void bar_sync(ExecContext& c, Warp& w, const Inst& in, LaneMask) {
+    w.state = Warp::State::AtBarrier;
+    w.barrier_id = uint32_t(c.src(w, in.a)[__builtin_ctz(w.active)]);
+    w.barrier_count = in.b == kNoRow ? 0 : uint32_t(c.src(w, in.b)[__builtin_ctz(w.active)]);
+}
+
+// Fences order memory for other observers; in this model every access completes in program order
+// before the next instruction issues, so they need no action.
+void fence(ExecContext&, Warp&, const Inst&, LaneMask) {}
+
+enum TimeReg : uint8_t { kClock, kClockHi, kClock64, kGlobalTimer, kGlobalTimerLo, kGlobalTimerHi };
+
+void read_time(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    uint64_t v = 0;
+    switch (in.aux) {
+    case kClock: v = uint32_t(c.clock); break;
+    case kClockHi: v = uint32_t(c.clock >> 32); break;
+    case kClock64: v = c.clock; break;
+    case kGlobalTimer: v = c.time_ns; break;
+    case kGlobalTimerLo: v = uint32_t(c.time_ns); break;
+    case kGlobalTimerHi: v = uint32_t(c.time_ns >> 32); break;
+    }
+    uint64_t* d = w.row(in.d);
+    for_lanes(m, [&](int l) { d[l] = v; });
+}
+
+} // namespace
+
+// Which time-varying register a name denotes, or -1.
+int time_register(const std::string& name) {
+    if (name == "%clock") return kClock;
+    if (name == "%clock_hi") return kClockHi;
+    if (name == "%clock64") return kClock64;
+    if (name == "%globaltimer") return kGlobalTimer;
+    if (name == "%globaltimer_lo") return kGlobalTimerLo;
+    if (name == "%globaltimer_hi") return kGlobalTimerHi;
+    return -1;
+}
+
+ExecFn time_register_reader() { return read_time; }
+
+OpChoice select_control_op(const OpSpec& s) {
+    OpChoice c;
+    const std::string& op = s.opcode;
+    if (op == "bra") { c.fn = bra; c.layout = Layout::Branch; }
+    else if (op == "ret" || op == "exit") { c.fn = exit_op; c.layout = Layout::None; }
+    else if ((op == "bar" || op == "barrier") && (s.has("sync") || (op == "barrier" && s.mods.empty()))) {
+        if (s.has("red") || s.has("arrive")) { c.error = "unsupported instruction '" + s.full_name() + "'"; return c; }
+        c.fn = bar_sync;
+        c.layout = Layout::Barrier;
+    } else if (op == "membar" || op == "fence") { c.fn = fence; c.layout = Layout::None; }
+    return c;
+}
+
+} // namespace gpusim

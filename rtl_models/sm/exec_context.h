@@ -1,0 +1,76 @@
+// What an executing warp instruction can reach besides its own warp: the kernel image (immediate
+// pool), the CTA's shared memory, the launch parameters, device memory and the SM's clocks.
+#pragma once
+
+#include <cstdint>
+
+#include "ldst/memory_view.h"
+#include "sm/warp.h"
+
+namespace gpusim {
+
+struct ExecContext {
+    const KernelImage* kernel = nullptr;
+    MemoryView* gmem = nullptr;
+    uint8_t* shared = nullptr;
+    uint32_t shared_size = 0;
+    const uint8_t* params = nullptr;
+    uint32_t param_size = 0;
+    uint64_t clock = 0;              // SM cycle counter
+    uint64_t time_ns = 0;            // simulated time, for %globaltimer
+    uint32_t smid = 0;
+
+    const uint64_t* src(Warp& w, Row r) const {
+        return r >= 0 ? w.regs.data() + size_t(r) * kWarpSize : kernel->imm_row(r);
+    }
+};
+
+// Visits every lane of `mask`; the full-warp case is a plain loop the compiler can unroll.
+template <class F>
+inline void for_lanes(LaneMask mask, F&& f) {
+    if (mask == 0xFFFFFFFFu) {
+        for (int l = 0; l < kWarpSize; ++l) f(l);
+        return;
+    }
+    while (mask) {
+        int l = __builtin_ctz(mask);
+        mask &= mask - 1;
+        f(l);
+    }
+}
+
+// Register slots hold 64 bits; narrower values sit in the low bits, zero-extended.
+template <class T>
+inline T get(uint64_t v) {
+    if constexpr (std::is_same_v<T, float>) {
+        uint32_t b = static_cast<uint32_t>(v);
+        float f;
+        __builtin_memcpy(&f, &b, 4);
+        return f;
+    } else if constexpr (std::is_same_v<T, double>) {
+        double d;
+        __builtin_memcpy(&d, &v, 8);
+        return d;
+    } else {
+        return static_cast<T>(v);
+    }
+}
+
+template <class T>
+inline uint64_t put(T x) {
+    if constexpr (std::is_same_v<T, float>) {
+        uint32_t b;
+        __builtin_memcpy(&b, &x, 4);
+        return b;
+    } else if constexpr (std::is_same_v<T, double>) {
+        uint64_t b;
+        __builtin_memcpy(&b, &x, 8);
+        return b;
+    } else if constexpr (std::is_same_v<T, bool>) {
+        return x ? 1u : 0u;
+    } else {
+        return static_cast<uint64_t>(static_cast<std::make_unsigned_t<T>>(x));
+    }
+}
+
+} // namespace gpusim

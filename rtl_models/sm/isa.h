@@ -1,0 +1,80 @@
+// The executable form of a kernel: compact pre-decoded instructions whose operands are register
+// rows or immediate rows, and a function pointer that implements the whole warp instruction.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpusim {
+
+constexpr int kWarpSize = 32;
+using LaneMask = uint32_t;
+
+struct Warp;
+struct ExecContext;
+struct Inst;
+
+// Executes one warp instruction for the lanes in `mask` (active lanes that pass the guard).
+using ExecFn = void (*)(ExecContext& ctx, Warp& warp, const Inst& in, LaneMask mask);
+
+enum class MemSpace : uint8_t { Generic, Global, Const, Shared, Local, Param };
+
+const char* mem_space_name(MemSpace s);
+
+// Operand rows: a value >= 0 is a register row of the warp; a negative value -1-k is row k of the
+// kernel's immediate pool (an immediate broadcast to all 32 lanes), so every source is read as
+// row[lane] without a branch per lane.
+using Row = int32_t;
+constexpr Row kNoRow = INT32_MIN;
+
+struct Inst {
+    ExecFn fn = nullptr;
+    Row d = kNoRow, a = kNoRow, b = kNoRow, c = kNoRow;
+    Row vec[4] = {kNoRow, kNoRow, kNoRow, kNoRow};  // vector ld/st registers
+    int16_t guard = -1;          // predicate register index, -1 when unguarded
+    bool guard_negated = false;
+    int16_t pd = -1, pa = -1, pb = -1, pc = -1;  // predicate operands
+    bool pa_negated = false, pb_negated = false, pc_negated = false;
+    uint8_t width = 0;           // memory access bytes per element
+    uint8_t vec_count = 0;       // elements of a vector access (0: scalar)
+    MemSpace space = MemSpace::Generic;
+    uint8_t aux = 0;             // instruction-specific selector (compare op, sreg id, ...)
+    int64_t offset = 0;          // memory address offset
+    uint32_t target = 0;         // branch target instruction
+    uint32_t reconv = 0;         // reconvergence point of a branch
+    uint32_t source_line = 0;    // PTX line, for fault reports
+    uint32_t text_index = 0;     // index into KernelImage::text
+};
+
+// Which special register a hidden per-warp row holds.
+enum class SpecialReg : uint8_t {
+    TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+    LaneId, WarpId, NWarpId, SmId, NSmId, GridId, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt,
+    LanemaskGe, DynamicSmemSize, TotalSmemSize, Count
+};
+
+// A kernel decoded once at module load; shared read-only by every warp that runs it.
+struct KernelImage {
+    std::string name;
+    std::string module_file;
+    std::vector<Inst> code;
+    std::vector<std::string> text;           // PTX text of each instruction, for reports
+    std::vector<uint64_t> imm_pool;          // rows of 32 lanes
+    uint32_t num_regs = 0;                   // register rows (user registers + special rows)
+    uint32_t num_preds = 0;
+    std::vector<std::pair<SpecialReg, Row>> special_rows;  // rows filled when a warp starts
+    std::vector<std::pair<int, bool>> constant_preds;       // predicates fixed when a warp starts
+    uint32_t param_bytes = 0;
+    std::vector<uint32_t> param_offsets;     // byte offset of each kernel parameter
+    std::vector<uint32_t> param_sizes;
+    uint32_t static_shared_bytes = 0;
+    uint32_t dynamic_shared_align = 16;
+    uint32_t local_bytes = 0;                // per thread
+    uint32_t regs_per_thread = 0;            // architectural estimate, for occupancy
+
+    const uint64_t* imm_row(Row r) const { return imm_pool.data() + size_t(-1 - r) * kWarpSize; }
+};
+
+} // namespace gpusim

@@ -1,0 +1,19 @@
+// The SM parameters the functional core needs; filled from the GPU config file.
+#pragma once
+
+#include <cstdint>
+
+namespace gpusim {
+
+struct SmConfig {
+    uint32_t max_warps = 48;             // resident warps per SM
+    uint32_t max_ctas = 8;               // resident CTAs per SM
+    uint32_t max_threads = 1536;         // resident threads per SM
+    uint32_t registers = 32768;          // 32-bit registers per SM
+    uint32_t max_regs_per_thread = 63;
+    uint32_t shared_bytes = 49152;       // shared memory per SM
+    uint32_t warp_schedulers = 2;        // warp instructions issued per cycle
+    uint32_t warp_slice = 64;            // instructions a warp runs before the next warp's turn
+};
+
+} // namespace gpusim

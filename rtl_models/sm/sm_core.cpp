@@ -1,0 +1,253 @@
+#include "sm/sm_core.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "sm/simt_stack.h"
+
+namespace gpusim {
+
+SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory) : m_cfg(cfg), m_smid(smid), m_mem(memory) {
+    m_ctx.gmem = &m_mem;
+    m_ctx.smid = smid;
+}
+
+uint32_t SmCore::occupancy_limit(const SmConfig& cfg, const LaunchInfo& l) {
+    uint32_t warps = l.warps_per_cta();
+    uint32_t limit = cfg.max_ctas;
+    limit = std::min(limit, cfg.max_warps / std::max(warps, 1u));
+    limit = std::min(limit, cfg.max_threads / std::max(l.threads_per_cta(), 1u));
+    uint32_t regs = std::min(l.kernel->regs_per_thread, cfg.max_regs_per_thread) * warps * kWarpSize;
+    if (regs) limit = std::min(limit, cfg.registers / regs);
+    if (uint32_t sh = l.shared_per_cta()) limit = std::min(limit, cfg.shared_bytes / sh);
+    return limit;
+}
+
+void SmCore::begin_launch(const LaunchInfo* launch) {
+    m_launch = launch;
+    m_ctx.kernel = launch->kernel.get();
+    m_ctx.params = launch->params.data();
+    m_ctx.param_size = uint32_t(launch->params.size());
+    m_limit = std::max(occupancy_limit(m_cfg, *launch), 1u);
+    uint32_t warps = launch->warps_per_cta();
+    m_ctas.assign(m_limit, Cta{});
+    m_warps.resize(size_t(m_limit) * warps);
+    m_warp_used.assign(m_warps.size(), false);
+    m_resident = 0;
+    m_next_warp = 0;
+}
+
+bool SmCore::can_accept_cta() const { return m_launch && m_resident < m_limit; }
+
+void SmCore::add_cta(uint64_t linear) {
+    const LaunchInfo& l = *m_launch;
+    uint32_t slot = 0;
+    while (m_ctas[slot].in_use) ++slot;
+    Cta& cta = m_ctas[slot];
+    cta.in_use = true;
+    cta.linear_id = linear;
+    cta.ctaid[0] = uint32_t(linear % l.grid.x);
+    cta.ctaid[1] = uint32_t((linear / l.grid.x) % l.grid.y);
+    cta.ctaid[2] = uint32_t(linear / (uint64_t(l.grid.x) * l.grid.y));
+    cta.num_warps = l.warps_per_cta();
+    cta.first_warp = slot * cta.num_warps;
+    cta.live_warps = cta.num_warps;
+    cta.shared.assign(l.shared_per_cta(), 0);
+    for (auto& b : cta.barriers) b = Barrier{};
+    for (uint32_t k = 0; k < cta.num_warps; ++k) {
+        Warp& w = m_warps[cta.first_warp + k];
+        w.cta_slot = slot;
+        init_warp(w, cta, k);
+        m_warp_used[cta.first_warp + k] = true;
+    }
+    ++m_resident;
+}
+
+void SmCore::init_warp(Warp& w, const Cta& cta, uint32_t k) {
+    const LaunchInfo& l = *m_launch;
+    const KernelImage& img = *l.kernel;
+    w.regs.assign(size_t(img.num_regs) * kWarpSize, 0);
+    w.preds.assign(img.num_preds, 0);
+    for (auto [p, v] : img.constant_preds) w.preds[p] = v ? ~0u : 0u;
+    w.local_bytes = img.local_bytes;
+    w.local.assign(size_t(img.local_bytes) * kWarpSize, 0);
+    w.warp_in_cta = k;
+    uint32_t threads = l.threads_per_cta();
+    uint32_t first = k * kWarpSize;
+    uint32_t lanes = std::min<uint32_t>(kWarpSize, threads - first);
+    LaneMask mask = lanes == 32 ? ~0u : ((1u << lanes) - 1);
+    for (auto [sr, row] : img.special_rows) {
+        uint64_t* r = w.row(row);
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            uint32_t t = first + uint32_t(lane);
+            uint64_t v = 0;
+            switch (sr) {
+            case SpecialReg::TidX: v = t % l.block.x; break;
+            case SpecialReg::TidY: v = (t / l.block.x) % l.block.y; break;
+            case SpecialReg::TidZ: v = t / (l.block.x * l.block.y); break;
+            case SpecialReg::NtidX: v = l.block.x; break;
+            case SpecialReg::NtidY: v = l.block.y; break;
+            case SpecialReg::NtidZ: v = l.block.z; break;
+            case SpecialReg::CtaidX: v = cta.ctaid[0]; break;
+            case SpecialReg::CtaidY: v = cta.ctaid[1]; break;
+            case SpecialReg::CtaidZ: v = cta.ctaid[2]; break;
+            case SpecialReg::NctaidX: v = l.grid.x; break;
+            case SpecialReg::NctaidY: v = l.grid.y; break;
+            case SpecialReg::NctaidZ: v = l.grid.z; break;
+            case SpecialReg::LaneId: v = uint32_t(lane); break;
+            case SpecialReg::WarpId: v = cta.first_warp + k; break;
+            case SpecialReg::NWarpId: v = m_cfg.max_warps; break;
+            case SpecialReg::SmId: v = m_smid; break;
+            case SpecialReg::NSmId: v = l.num_sms; break;
+            case SpecialReg::GridId: v = l.grid_id; break;
+            case SpecialReg::LanemaskEq: v = 1u << lane; break;
+            case SpecialReg::LanemaskLt: v = (1u << lane) - 1; break;
+            case SpecialReg::LanemaskLe: v = lane == 31 ? ~0u : (2u << lane) - 1; break;
+            case SpecialReg::LanemaskGt: v = lane == 31 ? 0u : ~((2u << lane) - 1); break;
+            case SpecialReg::LanemaskGe: v = ~((1u << lane) - 1); break;
+            case SpecialReg::DynamicSmemSize: v = l.dynamic_shared; break;
+            case SpecialReg::TotalSmemSize: v = l.shared_per_cta(); break;
+            case SpecialReg::Count: break;
+            }
+            r[lane] = uint32_t(v);
+        }
+    }
+    simt::start(w, mask);
+}
+
+uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
+    const KernelImage& img = *m_ctx.kernel;
+    const Inst* code = img.code.data();
+    const uint32_t n = uint32_t(img.code.size());
+    uint64_t issued = 0;
+    uint64_t threads = 0;
+    m_ctx.clock = m_cycles;
+    try {
+        while (issued < budget) {
+            if (w.active == 0 || w.pc == w.rpc) {
+                if (!simt::reconverge(w)) break;
+                continue;
+            }
+            if (w.pc >= n) {  // ran off the end of the body: an implicit return
+                simt::exit_lanes(w, w.active);
+                continue;
+            }
+            const Inst& in = code[w.pc];
+            LaneMask m = w.active;
+            if (in.guard >= 0) m &= in.guard_negated ? ~w.preds[in.guard] : w.preds[in.guard];
+            ++w.pc;
+            ++issued;
+            threads += uint64_t(__builtin_popcount(w.active));
+            in.fn(m_ctx, w, in, m);
+            if (w.state != Warp::State::Ready) break;
+        }
+    } catch (const AccessFault& f) {
+        --w.pc;
+        raise_fault(w, f);
+    }
+    m_stats.warp_instructions += issued;
+    m_stats.thread_instructions += threads;
+    return issued;
+}
+
+uint64_t SmCore::step(uint64_t budget) {
+    uint64_t issued = 0;
+    const uint32_t nw = uint32_t(m_warps.size());
+    while (issued < budget && m_resident > 0) {
+        bool progressed = false;
+        for (uint32_t k = 0; k < nw && issued < budget; ++k) {
+            uint32_t i = (m_next_warp + k) % nw;
+            if (!m_warp_used[i]) continue;
+            Warp& w = m_warps[i];
+            Cta& cta = m_ctas[w.cta_slot];
+            if (w.state != Warp::State::Ready) continue;
+            m_ctx.shared = cta.shared.data();
+            m_ctx.shared_size = uint32_t(cta.shared.size());
+            uint64_t n = run_warp(w, std::min<uint64_t>(m_cfg.warp_slice, budget - issued));
+            issued += n;
+            if (n) progressed = true;
+            if (w.state == Warp::State::AtBarrier) { arrive(w); progressed = true; }
+            else if (w.state == Warp::State::Done) { retire_warp(w); progressed = true; }
+        }
+        m_next_warp = (m_next_warp + 1) % std::max(nw, 1u);
+        if (!progressed) {
+            check_deadlock();
+            throw KernelFault(fmt::format("kernel '{}': SM {} has resident blocks but no warp can run", m_ctx.kernel->name, m_smid));
+        }
+    }
+    m_issue_slots += issued;
+    m_cycles = (m_issue_slots + m_cfg.warp_schedulers - 1) / m_cfg.warp_schedulers;
+    return issued;
+}
+
+void SmCore::arrive(Warp& w) {
+    Cta& cta = m_ctas[w.cta_slot];
+    Barrier& b = cta.barriers[w.barrier_id & 15];
+    ++m_stats.barrier_waits;
+    ++b.warps;
+    b.expected = w.barrier_count ? (w.barrier_count + kWarpSize - 1) / kWarpSize : 0;
+    release_barrier(cta, w.barrier_id & 15);
+}
+
+// A barrier opens when every live warp (or the named thread count) has arrived.
+void SmCore::release_barrier(Cta& cta, uint32_t id) {
+    Barrier& b = cta.barriers[id];
+    uint32_t want = b.expected ? b.expected : cta.live_warps;
+    if (b.warps == 0 || b.warps < want) return;
+    for (uint32_t k = 0; k < cta.num_warps; ++k) {
+        Warp& w = m_warps[cta.first_warp + k];
+        if (w.state == Warp::State::AtBarrier && (w.barrier_id & 15) == id) w.state = Warp::State::Ready;
+    }
+    b = Barrier{};
+}
+
+void SmCore::retire_warp(Warp& w) {
+    Cta& cta = m_ctas[w.cta_slot];
+    uint32_t idx = cta.first_warp + w.warp_in_cta;
+    m_warp_used[idx] = false;
+    if (--cta.live_warps == 0) {
+        cta.in_use = false;
+        --m_resident;
+        ++m_stats.ctas_completed;
+        return;
+    }
+    for (uint32_t id = 0; id < 16; ++id) release_barrier(cta, id);
+}
+
+void SmCore::check_deadlock() const {
+    for (const Cta& cta : m_ctas) {
+        if (!cta.in_use) continue;
+        for (uint32_t k = 0; k < cta.num_warps; ++k) {
+            const Warp& w = m_warps[cta.first_warp + k];
+            if (w.state == Warp::State::AtBarrier)
+                throw KernelFault(fmt::format("kernel '{}': barrier deadlock in block ({},{},{}): warp {} waits at "
+                                              "barrier {} but the other warps of the block cannot arrive",
+                                              m_ctx.kernel->name, cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], k, w.barrier_id));
+        }
+    }
+}
+
+std::string SmCore::thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) const {
+    const LaunchInfo& l = *m_launch;
+    uint32_t t = warp_in_cta * kWarpSize + uint32_t(lane < 0 ? 0 : lane);
+    return fmt::format("block ({},{},{}) thread ({},{},{})", cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], t % l.block.x,
+                       (t / l.block.x) % l.block.y, t / (l.block.x * l.block.y));
+}
+
+void SmCore::raise_fault(const Warp& w, const AccessFault& f) const {
+    const KernelImage& img = *m_ctx.kernel;
+    const Inst& in = img.code[w.pc];
+    throw KernelFault(fmt::format("kernel '{}' faulted: {}: '{}' at {}:{}: {} {} of {} bytes at address 0x{:x} ({})",
+                                  img.name, thread_name(m_ctas[w.cta_slot], w.warp_in_cta, f.lane),
+                                  img.text[in.text_index], img.module_file, in.source_line, f.space,
+                                  f.write ? "write" : "read", f.size, f.address, f.reason));
+}
+
+void SmCore::abort() {
+    for (auto& c : m_ctas) c.in_use = false;
+    std::fill(m_warp_used.begin(), m_warp_used.end(), false);
+    m_resident = 0;
+}
+
+} // namespace gpusim

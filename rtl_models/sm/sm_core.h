@@ -1,0 +1,94 @@
+// The functional heart of an SM: resident CTAs, their warps and barriers, and the loop that issues
+// warp instructions. Plain C++ so it can be tested and benchmarked without a running simulation;
+// the Sm module wraps it with sockets and time.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ldst/memory_view.h"
+#include "sm/exec_context.h"
+#include "sm/launch.h"
+#include "sm/sm_config.h"
+#include "sm/warp.h"
+
+namespace gpusim {
+
+// A run-time fault of a kernel, with the kernel, block, thread and instruction named.
+class KernelFault : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct SmStats {
+    uint64_t warp_instructions = 0;
+    uint64_t thread_instructions = 0;
+    uint64_t ctas_completed = 0;
+    uint64_t barrier_waits = 0;
+};
+
+class SmCore {
+public:
+    SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory);
+
+    void begin_launch(const LaunchInfo* launch);
+    bool can_accept_cta() const;
+    void add_cta(uint64_t linear_cta);
+    bool idle() const { return m_resident == 0; }
+
+    // Issues up to `budget` warp instructions over the resident warps; returns how many were issued.
+    // Throws KernelFault on an access fault or a barrier deadlock.
+    uint64_t step(uint64_t budget);
+
+    // Drops every resident CTA (after a fault elsewhere).
+    void abort();
+
+    uint64_t cycles() const { return m_cycles; }
+    void set_time_ns(uint64_t ns) { m_ctx.time_ns = ns; }
+    const SmStats& stats() const { return m_stats; }
+    static uint32_t occupancy_limit(const SmConfig& cfg, const LaunchInfo& launch);
+
+private:
+    struct Barrier {
+        uint32_t warps = 0;
+        uint32_t expected = 0;
+    };
+    struct Cta {
+        bool in_use = false;
+        uint64_t linear_id = 0;
+        uint32_t ctaid[3] = {0, 0, 0};
+        uint32_t first_warp = 0;
+        uint32_t num_warps = 0;
+        uint32_t live_warps = 0;
+        std::vector<uint8_t> shared;
+        Barrier barriers[16];
+    };
+
+    SmConfig m_cfg;
+    uint32_t m_smid;
+    MemoryView& m_mem;
+    const LaunchInfo* m_launch = nullptr;
+    ExecContext m_ctx;
+    std::vector<Cta> m_ctas;
+    std::vector<Warp> m_warps;          // warp slots; a CTA owns a contiguous range
+    std::vector<bool> m_warp_used;
+    uint32_t m_resident = 0;
+    uint32_t m_limit = 0;
+    uint32_t m_next_warp = 0;           // round-robin position
+    uint64_t m_cycles = 0;
+    uint64_t m_issue_slots = 0;
+    SmStats m_stats;
+
+    void init_warp(Warp& w, const Cta& cta, uint32_t warp_in_cta);
+    uint64_t run_warp(Warp& w, uint64_t budget);
+    void arrive(Warp& w);
+    void release_barrier(Cta& cta, uint32_t id);
+    void retire_warp(Warp& w);
+    void check_deadlock() const;
+    [[noreturn]] void raise_fault(const Warp& w, const AccessFault& f) const;
+    std::string thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) const;
+};
+
+} // namespace gpusim

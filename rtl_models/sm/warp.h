@@ -1,0 +1,42 @@
+// Architectural state of one warp: lane-contiguous registers, predicate masks, SIMT stack, local memory.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sm/isa.h"
+
+namespace gpusim {
+
+// One deferred path of the SIMT reconvergence stack.
+struct SimtEntry {
+    uint32_t pc;
+    uint32_t rpc;    // where this path rejoins the path below it
+    LaneMask mask;
+};
+
+struct Warp {
+    enum class State : uint8_t { Ready, AtBarrier, Done };
+
+    std::vector<uint64_t> regs;      // row-major: regs[row * 32 + lane]
+    std::vector<LaneMask> preds;     // one bit per lane
+    std::vector<uint8_t> local;      // per-thread local memory: local[lane * local_bytes + offset]
+    uint32_t local_bytes = 0;
+
+    // Top of the SIMT stack lives in these fields; deferred paths are in `stack`.
+    uint32_t pc = 0;
+    uint32_t rpc = UINT32_MAX;
+    LaneMask active = 0;
+    LaneMask exited = 0;
+    std::vector<SimtEntry> stack;
+
+    State state = State::Ready;
+    uint32_t cta_slot = 0;           // which resident CTA of the SM owns the warp
+    uint32_t warp_in_cta = 0;
+    uint32_t barrier_id = 0;         // barrier the warp waits on when AtBarrier
+    uint32_t barrier_count = 0;      // thread count named by bar.sync, 0 for all threads
+
+    uint64_t* row(Row r) { return regs.data() + size_t(r) * kWarpSize; }
+};
+
+} // namespace gpusim

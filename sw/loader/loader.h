@@ -1,0 +1,28 @@
+// Turns parsed PTX kernels into executable KernelImages: operands resolved to register rows,
+// immediates and symbol addresses, every instruction bound to its execution function, and every
+// branch given its reconvergence point. Anything the model cannot execute is rejected here.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ptx/ast.h"
+#include "sm/isa.h"
+
+namespace gpusim::loader {
+
+// Device addresses of the module's variables (.global/.const), indexed like Module::globals;
+// entries for .shared variables are unused.
+using VariableAddresses = std::vector<uint64_t>;
+
+// Decodes one entry function. Throws ptx::PtxError naming the first unsupported or malformed
+// instruction; when `errors` is given, collects every problem there instead and returns what it can.
+std::shared_ptr<KernelImage> decode_kernel(const ptx::Module& mod, const ptx::Function& fn,
+                                           const VariableAddresses& addresses,
+                                           std::vector<ptx::PtxError>* errors = nullptr);
+
+// Every problem in every entry of the module (empty when the model can run all of it).
+std::vector<ptx::PtxError> check_module(const ptx::Module& mod);
+
+} // namespace gpusim::loader

@@ -1,0 +1,570 @@
+#include "ptx/parser.h"
+
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "ptx/lexer.h"
+
+namespace gpusim::ptx {
+namespace {
+
+bool is_special_register(const std::string& base) {
+    static const char* const names[] = {
+        "%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid",
+        "%gridid", "%clock", "%clock_hi", "%clock64", "%lanemask_eq", "%lanemask_lt", "%lanemask_le",
+        "%lanemask_gt", "%lanemask_ge", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
+        "%dynamic_smem_size", "%total_smem_size", "%pm0", "%pm1", "%pm2", "%pm3", "%pm4", "%pm5",
+        "%pm6", "%pm7", "%envreg0"};
+    for (const char* n : names)
+        if (base == n) return true;
+    return false;
+}
+
+// Names visible in one { } scope of a function body.
+struct Scope {
+    std::map<std::string, int> regs;
+    std::map<std::string, int> vars;
+    std::map<std::string, int> labels;                 // label -> instruction index
+    std::vector<std::pair<int, int>> pending;          // (instruction, operand) label uses to resolve
+};
+
+class Parser {
+public:
+    Parser(const std::string& file, std::vector<Token> toks) : m_file(file), m_toks(std::move(toks)) {
+        m_mod.file = file;
+    }
+
+    Module run() {
+        while (!at_end()) module_statement();
+        return std::move(m_mod);
+    }
+
+private:
+    std::string m_file;
+    std::vector<Token> m_toks;
+    size_t m_i = 0;
+    Module m_mod;
+    Function* m_fn = nullptr;
+    std::vector<Scope> m_scopes;
+
+    // ---- token helpers ----
+    const Token& cur() const { return m_toks[m_i]; }
+    const Token& peek(size_t n = 1) const { return m_toks[std::min(m_i + n, m_toks.size() - 1)]; }
+    bool at_end() const { return cur().kind == Tok::End; }
+    Token take() { Token t = cur(); if (!at_end()) ++m_i; return t; }
+    bool is_punct(const char* p) const { return cur().kind == Tok::Punct && cur().text == p; }
+    bool is_dot(const char* d) const { return cur().kind == Tok::Dot && cur().text == d; }
+
+    [[noreturn]] void fail(SourceLoc loc, const std::string& msg) const { throw PtxError(m_file, loc, msg); }
+    [[noreturn]] void fail_here(const std::string& msg) const { fail(cur().loc, msg); }
+
+    std::string describe(const Token& t) const {
+        return t.kind == Tok::End ? std::string("end of file") : "'" + t.text + "'";
+    }
+
+    void expect_punct(const char* p) {
+        if (!is_punct(p)) fail_here(fmt::format("expected '{}' but found {}", p, describe(cur())));
+        take();
+    }
+    bool accept_punct(const char* p) { if (is_punct(p)) { take(); return true; } return false; }
+
+    Token expect_ident(const char* what) {
+        if (cur().kind != Tok::Ident) fail_here(fmt::format("expected {} but found {}", what, describe(cur())));
+        return take();
+    }
+
+    uint64_t parse_uint(const Token& t) const {
+        if (t.kind != Tok::Integer) fail(t.loc, fmt::format("expected an integer but found {}", describe(t)));
+        std::string s = t.text;
+        if (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.pop_back();
+        int base = 10;
+        size_t start = 0;
+        if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; start = 2; }
+        else if (s.size() > 1 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) { base = 2; start = 2; }
+        else if (s.size() > 1 && s[0] == '0') { base = 8; start = 1; }
+        uint64_t v = 0;
+        for (size_t k = start; k < s.size(); ++k) {
+            int d = std::isdigit(static_cast<unsigned char>(s[k])) ? s[k] - '0' : std::tolower(s[k]) - 'a' + 10;
+            if (d >= base) fail(t.loc, fmt::format("invalid digit in '{}'", t.text));
+            unsigned __int128 next = static_cast<unsigned __int128>(v) * base + d;
+            if (next > UINT64_MAX) fail(t.loc, fmt::format("integer '{}' does not fit in 64 bits", t.text));
+            v = static_cast<uint64_t>(next);
+        }
+        return v;
+    }
+
+    uint32_t expect_uint32(const char* what) {
+        Token t = cur();
+        uint64_t v = parse_uint(take());
+        if (v > UINT32_MAX) fail(t.loc, fmt::format("{} {} is too large", what, v));
+        return static_cast<uint32_t>(v);
+    }
+
+    // Skips a debug directive that ends at the end of its line (".loc 1 2 3" has no semicolon).
+    void skip_line(int line) { while (!at_end() && cur().loc.line == line && !is_punct(";")) take(); accept_punct(";"); }
+
+    // Skips a balanced { } block (.section bodies).
+    void skip_block() {
+        expect_punct("{");
+        int depth = 1;
+        while (depth > 0) {
+            if (at_end()) fail_here("unterminated block");
+            if (is_punct("{")) ++depth;
+            if (is_punct("}")) --depth;
+            take();
+        }
+    }
+
+    // ---- module level ----
+    void module_statement() {
+        const Token& t = cur();
+        if (t.kind != Tok::Dot) fail_here(fmt::format("expected a directive but found {}", describe(t)));
+        if (t.text == ".version") { take(); m_mod.version = take().text; return; }
+        if (t.text == ".target") {
+            take();
+            m_mod.target = expect_ident("a target name").text;
+            while (accept_punct(",")) expect_ident("a target option");
+            return;
+        }
+        if (t.text == ".address_size") {
+            take();
+            Token n = cur();
+            m_mod.address_size = expect_uint32("address size");
+            if (m_mod.address_size != 64 && m_mod.address_size != 32)
+                fail(n.loc, "address size must be 32 or 64");
+            if (m_mod.address_size != 64) fail(n.loc, "only .address_size 64 is supported");
+            return;
+        }
+        if (t.text == ".file") { skip_line(t.loc.line); return; }
+        if (t.text == ".section") { take(); take(); skip_block(); return; }
+        if (t.text == ".pragma") { take(); take(); expect_punct(";"); return; }
+
+        bool is_visible = false, is_extern = false;
+        while (is_dot(".visible") || is_dot(".extern") || is_dot(".weak")) {
+            if (is_dot(".visible") || is_dot(".weak")) is_visible = true;
+            if (is_dot(".extern")) is_extern = true;
+            take();
+        }
+        if (is_dot(".entry") || is_dot(".func")) { function(is_visible, is_extern); return; }
+        if (is_dot(".global") || is_dot(".const") || is_dot(".shared")) {
+            Variable v = variable_decl(is_visible, is_extern);
+            m_mod.globals.push_back(std::move(v));
+            expect_punct(";");
+            return;
+        }
+        fail_here(fmt::format("unknown or unsupported directive {}", describe(cur())));
+    }
+
+    Space space_of(const std::string& d) const {
+        if (d == ".global") return Space::Global;
+        if (d == ".const") return Space::Const;
+        if (d == ".shared") return Space::Shared;
+        if (d == ".local") return Space::Local;
+        if (d == ".param") return Space::Param;
+        if (d == ".reg") return Space::Reg;
+        return Space::None;
+    }
+
+    // "<space> [.align N] [.ptr...] .type name[N][M] [= init]" without the trailing ';'.
+    Variable variable_decl(bool is_visible, bool is_extern) {
+        Variable v;
+        v.loc = cur().loc;
+        v.space = space_of(take().text);
+        v.is_visible = is_visible;
+        v.is_extern = is_extern;
+        while (cur().kind == Tok::Dot) {
+            Token d = take();
+            if (d.text == ".align") { v.align = expect_uint32("alignment"); continue; }
+            if (d.text == ".ptr" || d.text == ".global" || d.text == ".const" || d.text == ".shared" ||
+                d.text == ".local") continue;  // pointer attributes of kernel params
+            if (d.text.rfind(".v", 0) == 0) fail(d.loc, "vector variables are not supported");
+            std::string ty = d.text.substr(1);
+            if (type_size(ty) == 0) fail(d.loc, fmt::format("unknown type '{}'", d.text));
+            v.type = ty;
+            v.elem_size = type_size(ty);
+        }
+        if (v.type.empty()) fail_here("expected a type in the declaration");
+        v.name = expect_ident("a variable name").text;
+        while (accept_punct("[")) {
+            v.is_array = true;
+            if (is_punct("]")) { v.count = 0; take(); continue; }
+            uint64_t n = parse_uint(take());
+            v.count = (v.count == 0 ? 1 : v.count) * n;
+            expect_punct("]");
+        }
+        if (v.align == 0) v.align = v.elem_size;
+        if ((v.align & (v.align - 1)) != 0) fail(v.loc, fmt::format("alignment {} is not a power of two", v.align));
+        if (accept_punct("=")) initializer(v);
+        return v;
+    }
+
+    void append_init_value(Variable& v, bool negative, const Token& t) {
+        uint64_t bits = 0;
+        if (t.kind == Tok::Integer) {
+            bits = parse_uint(t);
+            if (negative) bits = ~bits + 1;
+            if (v.type[0] == 'f') {
+                if (v.elem_size == 4) { float f = negative ? -float(parse_uint(t)) : float(parse_uint(t)); std::memcpy(&bits, &f, 4); }
+                else { double f = negative ? -double(parse_uint(t)) : double(parse_uint(t)); std::memcpy(&bits, &f, 8); }
+            }
+        } else if (t.kind == Tok::Float) {
+            bits = float_bits(t, v.elem_size == 4);
+            if (negative) bits ^= (v.elem_size == 4 ? 0x80000000ull : 0x8000000000000000ull);
+        } else if (t.kind == Tok::Ident) {
+            fail(t.loc, fmt::format("initializer '{}' names a symbol; address initializers are not supported yet", t.text));
+        } else {
+            fail(t.loc, fmt::format("expected an initializer value but found {}", describe(t)));
+        }
+        for (uint32_t b = 0; b < v.elem_size; ++b) v.init.push_back(static_cast<uint8_t>(bits >> (8 * b)));
+    }
+
+    void initializer(Variable& v) {
+        SourceLoc loc = cur().loc;
+        int depth = 0;
+        do {
+            while (accept_punct("{")) ++depth;
+            bool neg = accept_punct("-");
+            append_init_value(v, neg, take());
+            while (depth > 0 && is_punct("}")) { take(); --depth; if (depth > 0 && !is_punct(",")) break; }
+        } while (depth > 0 && accept_punct(","));
+        if (depth != 0) fail(loc, "unbalanced braces in initializer");
+        uint64_t elems = v.init.size() / v.elem_size;
+        if (v.count == 0) v.count = elems;
+        if (elems > v.count) fail(loc, fmt::format("initializer has {} elements but '{}' holds {}", elems, v.name, v.count));
+        v.init.resize(v.size_bytes(), 0);
+    }
+
+    uint64_t float_bits(const Token& t, bool single) const {
+        const std::string& s = t.text;
+        if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
+            uint64_t b = std::stoull(s.substr(2), nullptr, 16);
+            if (single) return b;
+            float f; uint32_t b32 = static_cast<uint32_t>(b); std::memcpy(&f, &b32, 4);
+            double d = f; uint64_t out; std::memcpy(&out, &d, 8); return out;
+        }
+        if (s.size() > 2 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
+            uint64_t b = std::stoull(s.substr(2), nullptr, 16);
+            if (!single) return b;
+            double d; std::memcpy(&d, &b, 8);
+            float f = static_cast<float>(d); uint32_t out; std::memcpy(&out, &f, 4); return out;
+        }
+        double d = std::stod(s);
+        if (single) { float f = static_cast<float>(d); uint32_t out; std::memcpy(&out, &f, 4); return out; }
+        uint64_t out; std::memcpy(&out, &d, 8); return out;
+    }
+
+    // ---- functions ----
+    std::vector<Variable> param_list() {
+        std::vector<Variable> out;
+        expect_punct("(");
+        if (accept_punct(")")) return out;
+        do {
+            if (!is_dot(".param") && !is_dot(".reg"))
+                fail_here(fmt::format("expected '.param' but found {}", describe(cur())));
+            out.push_back(variable_decl(false, false));
+            out.back().space = Space::Param;
+        } while (accept_punct(","));
+        expect_punct(")");
+        return out;
+    }
+
+    void function(bool is_visible, bool is_extern) {
+        Function fn;
+        fn.loc = cur().loc;
+        fn.is_entry = take().text == ".entry";
+        fn.is_visible = is_visible;
+        fn.is_extern = is_extern;
+        if (!fn.is_entry && is_punct("(")) fn.return_params = param_list();
+        fn.name = expect_ident("a function name").text;
+        if (is_punct("(")) fn.params = param_list();
+        for (const auto& f : m_mod.functions)
+            if (f.name == fn.name && f.has_body)
+                fail(fn.loc, fmt::format("function '{}' is defined twice", fn.name));
+        while (cur().kind == Tok::Dot) performance_directive(fn);
+        m_mod.functions.push_back(std::move(fn));
+        if (accept_punct(";")) return;  // prototype
+        m_fn = &m_mod.functions.back();
+        m_fn->has_body = true;
+        block();
+        m_fn = nullptr;
+    }
+
+    void performance_directive(Function& fn) {
+        Token d = take();
+        auto dims = [&](uint32_t* out) {
+            int k = 0;
+            do { if (k == 3) fail(d.loc, "at most 3 dimensions"); out[k++] = expect_uint32("dimension"); } while (accept_punct(","));
+            for (; k < 3; ++k) out[k] = 1;
+        };
+        if (d.text == ".reqntid") { dims(fn.reqntid); return; }
+        if (d.text == ".maxntid") { dims(fn.maxntid); return; }
+        if (d.text == ".minnctapersm" || d.text == ".maxnctapersm" || d.text == ".maxnreg") { expect_uint32("count"); return; }
+        if (d.text == ".noreturn") return;
+        if (d.text == ".pragma") { take(); expect_punct(";"); return; }
+        fail(d.loc, fmt::format("unknown function directive '{}'", d.text));
+    }
+
+    // A { } block of statements with its own scope.
+    void block() {
+        expect_punct("{");
+        m_scopes.emplace_back();
+        if (m_scopes.size() == 1) {
+            for (size_t k = 0; k < m_fn->params.size(); ++k) m_scopes.back().vars["\x01p" + m_fn->params[k].name] = int(k);
+            for (size_t k = 0; k < m_fn->return_params.size(); ++k)
+                m_scopes.back().vars["\x01r" + m_fn->return_params[k].name] = int(k);
+        }
+        while (!is_punct("}")) {
+            if (at_end()) fail_here("missing '}' at end of function body");
+            body_statement();
+        }
+        take();
+        close_scope();
+    }
+
+    // Resolves the scope's label uses; unknown ones move to the enclosing scope.
+    void close_scope() {
+        Scope s = std::move(m_scopes.back());
+        m_scopes.pop_back();
+        for (auto [inst, op] : s.pending) {
+            Operand& o = label_operand(inst, op);
+            auto it = s.labels.find(o.name);
+            if (it != s.labels.end()) { o.target = it->second; continue; }
+            if (m_scopes.empty()) fail(o.loc, fmt::format("undefined label '{}'", o.name));
+            m_scopes.back().pending.emplace_back(inst, op);
+        }
+    }
+
+    // Operand `op` of instruction `inst`; indices >= 1000 address an element of a vector operand.
+    Operand& label_operand(int inst, int op) {
+        Instruction& in = m_fn->body[inst];
+        if (op < 1000) return in.ops[op];
+        return in.ops[op / 1000 - 1].elems[op % 1000];
+    }
+
+    void body_statement() {
+        const Token& t = cur();
+        if (is_punct("{")) { block(); return; }
+        if (t.kind == Tok::Dot) {
+            if (t.text == ".reg") { reg_decl(); return; }
+            if (t.text == ".local" || t.text == ".shared" || t.text == ".const" || t.text == ".param") {
+                Variable v = variable_decl(false, false);
+                expect_punct(";");
+                declare_var(std::move(v));
+                return;
+            }
+            if (t.text == ".loc" || t.text == ".file") { skip_line(t.loc.line); return; }
+            if (t.text == ".pragma") { take(); take(); expect_punct(";"); return; }
+            fail_here(fmt::format("unknown or unsupported directive {}", describe(t)));
+        }
+        if (t.kind == Tok::Ident && peek().kind == Tok::Punct && peek().text == ":") {
+            Token name = take();
+            take();
+            auto& labels = m_scopes.back().labels;
+            if (labels.count(name.text)) fail(name.loc, fmt::format("label '{}' is defined twice", name.text));
+            labels[name.text] = static_cast<int>(m_fn->body.size());
+            return;
+        }
+        instruction();
+    }
+
+    void declare_var(Variable v) {
+        auto& vars = m_scopes.back().vars;
+        if (vars.count(v.name)) fail(v.loc, fmt::format("'{}' is declared twice in this scope", v.name));
+        vars[v.name] = static_cast<int>(m_fn->vars.size());
+        m_fn->vars.push_back(std::move(v));
+    }
+
+    void reg_decl() {
+        SourceLoc loc = take().loc;
+        std::string type;
+        while (cur().kind == Tok::Dot) {
+            Token d = take();
+            if (d.text.rfind(".v", 0) == 0) fail(d.loc, "vector registers are not supported");
+            type = d.text.substr(1);
+        }
+        if (type != "pred" && type_size(type) == 0) fail(loc, fmt::format("unknown register type '.{}'", type));
+        do {
+            Token name = expect_ident("a register name");
+            if (accept_punct("<")) {
+                uint32_t n = expect_uint32("register count");
+                expect_punct(">");
+                for (uint32_t k = 0; k < n; ++k) add_reg(name.text + std::to_string(k), type, name.loc);
+            } else {
+                add_reg(name.text, type, name.loc);
+            }
+        } while (accept_punct(","));
+        expect_punct(";");
+    }
+
+    void add_reg(const std::string& name, const std::string& type, SourceLoc loc) {
+        auto& regs = m_scopes.back().regs;
+        if (regs.count(name)) fail(loc, fmt::format("register '{}' is declared twice in this scope", name));
+        RegDecl r;
+        r.name = name;
+        r.type = type;
+        r.is_pred = type == "pred";
+        r.bits = r.is_pred ? 1 : type_size(type) * 8;
+        r.loc = loc;
+        regs[name] = static_cast<int>(m_fn->regs.size());
+        m_fn->regs.push_back(r);
+    }
+
+    int lookup_reg(const std::string& name) const {
+        for (auto it = m_scopes.rbegin(); it != m_scopes.rend(); ++it) {
+            auto f = it->regs.find(name);
+            if (f != it->regs.end()) return f->second;
+        }
+        return -1;
+    }
+
+    SymbolRef lookup_symbol(const std::string& name) const {
+        for (auto it = m_scopes.rbegin(); it != m_scopes.rend(); ++it) {
+            auto f = it->vars.find(name);
+            if (f != it->vars.end()) return {SymbolRef::Kind::FuncVar, f->second};
+        }
+        if (!m_scopes.empty()) {
+            auto& outer = m_scopes.front().vars;
+            if (auto f = outer.find("\x01p" + name); f != outer.end()) return {SymbolRef::Kind::Param, f->second};
+            if (auto f = outer.find("\x01r" + name); f != outer.end()) return {SymbolRef::Kind::Param, -1 - f->second};
+        }
+        for (size_t k = 0; k < m_mod.globals.size(); ++k)
+            if (m_mod.globals[k].name == name) return {SymbolRef::Kind::ModuleVar, static_cast<int>(k)};
+        for (size_t k = 0; k < m_mod.functions.size(); ++k)
+            if (m_mod.functions[k].name == name) return {SymbolRef::Kind::Function, static_cast<int>(k)};
+        return {};
+    }
+
+    void instruction() {
+        Instruction in;
+        in.loc = cur().loc;
+        if (accept_punct("@")) {
+            in.guard_negated = accept_punct("!");
+            Token p = expect_ident("a predicate register");
+            in.guard = lookup_reg(p.text);
+            if (in.guard < 0) fail(p.loc, fmt::format("undeclared register '{}'", p.text));
+            if (!m_fn->regs[in.guard].is_pred) fail(p.loc, fmt::format("guard '{}' is not a predicate", p.text));
+        }
+        Token op = expect_ident("an instruction");
+        in.loc = op.loc;
+        in.opcode = op.text;
+        while (cur().kind == Tok::Dot) {
+            std::string m = take().text.substr(1);
+            while (is_punct(":") && peek().kind == Tok::Punct && peek().text == ":") {  // ".shared::cta"
+                take(); take();
+                m += "::" + expect_ident("a qualifier").text;
+            }
+            in.mods.push_back(m);
+        }
+        int inst_index = static_cast<int>(m_fn->body.size());
+        if (!is_punct(";")) {
+            do in.ops.push_back(operand()); while (accept_punct(","));
+        }
+        expect_punct(";");
+        for (size_t k = 0; k < in.ops.size(); ++k) {
+            if (in.ops[k].kind == Operand::Kind::Label) m_scopes.back().pending.emplace_back(inst_index, int(k));
+            for (size_t e = 0; e < in.ops[k].elems.size(); ++e)
+                if (in.ops[k].elems[e].kind == Operand::Kind::Label)
+                    m_scopes.back().pending.emplace_back(inst_index, int((k + 1) * 1000 + e));
+        }
+        m_fn->body.push_back(std::move(in));
+    }
+
+    Operand operand() {
+        Operand o;
+        o.loc = cur().loc;
+        if (accept_punct("[")) { address(o); return o; }
+        if (is_punct("{") || is_punct("(")) {
+            const char* close = is_punct("{") ? "}" : ")";
+            take();
+            o.kind = Operand::Kind::Vector;
+            if (!is_punct(close)) { do o.elems.push_back(operand()); while (accept_punct(",")); }
+            expect_punct(close);
+            return o;
+        }
+        if (accept_punct("!")) {
+            o = operand();
+            if (o.kind != Operand::Kind::Reg || !m_fn->regs[o.reg].is_pred) fail(o.loc, "'!' applies only to predicate registers");
+            o.negate = true;
+            return o;
+        }
+        bool neg = accept_punct("-");
+        const Token& t = cur();
+        if (t.kind == Tok::Integer) {
+            o.kind = Operand::Kind::Imm;
+            o.imm_bits = parse_uint(take());
+            if (neg) o.imm_bits = ~o.imm_bits + 1;
+            return o;
+        }
+        if (t.kind == Tok::Float) {
+            o.kind = Operand::Kind::Imm;
+            Token f = take();
+            char c1 = f.text.size() > 1 ? f.text[1] : '\0';
+            if (c1 == 'f' || c1 == 'F') { o.imm_kind = Operand::ImmKind::F32Bits; o.imm_bits = float_bits(f, true) ^ (neg ? 0x80000000u : 0); }
+            else if (c1 == 'd' || c1 == 'D') { o.imm_kind = Operand::ImmKind::F64Bits; o.imm_bits = float_bits(f, false) ^ (neg ? 0x8000000000000000ull : 0); }
+            else { o.imm_kind = Operand::ImmKind::Double; o.imm_double = neg ? -std::stod(f.text) : std::stod(f.text); }
+            return o;
+        }
+        if (neg) fail(t.loc, "'-' must be followed by a number");
+        Token name = expect_ident("an operand");
+        if (name.text == "_") { o.kind = Operand::Kind::Sink; return o; }
+        int reg = lookup_reg(name.text);
+        if (reg >= 0) { o.kind = Operand::Kind::Reg; o.reg = reg; return o; }
+        if (name.text[0] == '%') {
+            if (!is_special_register(name.text)) fail(name.loc, fmt::format("undeclared register '{}'", name.text));
+            o.kind = Operand::Kind::Sreg;
+            o.name = name.text;
+            if (cur().kind == Tok::Dot && cur().loc.col == name.loc.col + int(name.text.size())) o.name += take().text;
+            return o;
+        }
+        o.sym = lookup_symbol(name.text);
+        o.name = name.text;
+        if (o.sym.kind == SymbolRef::Kind::None) { o.kind = Operand::Kind::Label; return o; }
+        o.kind = Operand::Kind::Symbol;
+        if (is_punct("+")) { take(); o.offset = signed_offset(); }
+        return o;
+    }
+
+    int64_t signed_offset() {
+        bool neg = accept_punct("-");
+        uint64_t v = parse_uint(take());
+        return neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    }
+
+    void address(Operand& o) {
+        o.kind = Operand::Kind::Address;
+        if (cur().kind == Tok::Integer) {
+            o.offset = static_cast<int64_t>(parse_uint(take()));
+        } else {
+            Token name = expect_ident("an address");
+            o.reg = lookup_reg(name.text);
+            if (o.reg < 0) {
+                o.sym = lookup_symbol(name.text);
+                o.name = name.text;
+                if (o.sym.kind == SymbolRef::Kind::None) fail(name.loc, fmt::format("undeclared name '{}' in address", name.text));
+            } else if (m_fn->regs[o.reg].is_pred) {
+                fail(name.loc, "a predicate cannot be an address");
+            }
+            if (accept_punct("+")) o.offset = signed_offset();
+            else if (accept_punct("-")) o.offset = -static_cast<int64_t>(parse_uint(take()));
+        }
+        expect_punct("]");
+    }
+};
+
+} // namespace
+
+Module parse(const std::string& file, std::string_view source) {
+    return Parser(file, tokenize(file, source)).run();
+}
+
+Module parse_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open PTX file", path));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse(path, ss.str());
+}
+
+} // namespace gpusim::ptx

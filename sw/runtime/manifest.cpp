@@ -1,0 +1,276 @@
+#include "runtime/manifest.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "runtime/generators.h"
+
+namespace gpusim {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+[[noreturn]] void bad(const std::string& path, const std::string& where, const std::string& what) {
+    throw std::runtime_error(fmt::format("{}: error: {}: {}", path, where, what));
+}
+
+const json& field(const std::string& path, const std::string& where, const json& obj, const char* key) {
+    if (!obj.is_object() || !obj.contains(key)) bad(path, where, fmt::format("missing \"{}\"", key));
+    return obj[key];
+}
+
+void only_keys(const std::string& path, const std::string& where, const json& obj, std::initializer_list<const char*> keys) {
+    if (!obj.is_object()) bad(path, where, "expected an object");
+    for (auto& [k, _] : obj.items())
+        if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; }))
+            bad(path, where, fmt::format("unknown key \"{}\"", k));
+}
+
+Dim3 dims(const std::string& path, const std::string& where, const json& j) {
+    if (!j.is_array() || j.empty() || j.size() > 3) bad(path, where, "expected an array of 1 to 3 positive integers");
+    uint32_t v[3] = {1, 1, 1};
+    for (size_t k = 0; k < j.size(); ++k) {
+        if (!j[k].is_number_unsigned() || j[k].get<uint64_t>() == 0 || j[k].get<uint64_t>() > UINT32_MAX)
+            bad(path, where, "expected an array of 1 to 3 positive integers");
+        v[k] = j[k].get<uint32_t>();
+    }
+    return {v[0], v[1], v[2]};
+}
+
+std::vector<FileRef> file_refs(const Manifest& m, const std::string& where, const json& launch, const char* key) {
+    std::vector<FileRef> out;
+    if (!launch.contains(key)) return out;
+    const json& list = launch[key];
+    if (!list.is_array()) bad(m.path, where, fmt::format("\"{}\" must be an array", key));
+    for (size_t k = 0; k < list.size(); ++k) {
+        std::string w = fmt::format("{}.{}[{}]", where, key, k);
+        only_keys(m.path, w, list[k], {"buffer", "file"});
+        FileRef f{field(m.path, w, list[k], "buffer").get<std::string>(),
+                  (fs::path(m.dir) / field(m.path, w, list[k], "file").get<std::string>()).string()};
+        bool known = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const BufferSpec& b) { return b.name == f.buffer; });
+        if (!known) bad(m.path, w, fmt::format("unknown buffer \"{}\"", f.buffer));
+        out.push_back(f);
+    }
+    return out;
+}
+
+ArgSpec parse_arg(const Manifest& m, const std::string& where, const json& a) {
+    if (!a.is_object() || a.size() != 1) bad(m.path, where, "an argument is {\"buffer\": NAME} or one scalar like {\"u32\": 5}");
+    auto it = a.begin();
+    ArgSpec s;
+    if (it.key() == "buffer") {
+        s.buffer = it.value().get<std::string>();
+        bool known = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const BufferSpec& b) { return b.name == s.buffer; });
+        if (!known) bad(m.path, where, fmt::format("unknown buffer \"{}\"", s.buffer));
+        return s;
+    }
+    static const char* const types[] = {"u32", "s32", "u64", "s64", "f32", "f64"};
+    if (std::none_of(std::begin(types), std::end(types), [&](const char* t) { return it.key() == t; }))
+        bad(m.path, where, fmt::format("unknown argument kind \"{}\" (expected buffer, u32, s32, u64, s64, f32 or f64)", it.key()));
+    if (!it.value().is_number()) bad(m.path, where, fmt::format("\"{}\" needs a number", it.key()));
+    s.type = it.key();
+    s.value = it.value();
+    return s;
+}
+
+KernelArg scalar(const Manifest& m, const std::string& where, const ArgSpec& a) {
+    const json& v = a.value;
+    auto integral = [&](double lo, double hi) {
+        if (!v.is_number_integer() || v.get<double>() < lo || v.get<double>() > hi)
+            bad(m.path, where, fmt::format("{} value {} is out of range", a.type, v.dump()));
+    };
+    if (a.type == "u32") { integral(0, 4294967295.0); return KernelArg::of<uint32_t>(v.get<uint32_t>(), "u32"); }
+    if (a.type == "s32") { integral(-2147483648.0, 2147483647.0); return KernelArg::of<int32_t>(v.get<int32_t>(), "s32"); }
+    if (a.type == "u64") { integral(0, 1.8446744073709552e19); return KernelArg::of<uint64_t>(v.get<uint64_t>(), "u64"); }
+    if (a.type == "s64") { integral(-9.3e18, 9.3e18); return KernelArg::of<int64_t>(v.get<int64_t>(), "s64"); }
+    if (a.type == "f32") return KernelArg::of<float>(v.get<float>(), "f32");
+    return KernelArg::of<double>(v.get<double>(), "f64");
+}
+
+std::vector<uint8_t> read_file(const std::string& manifest, const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open \"{}\"", manifest, path));
+    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+} // namespace
+
+Manifest load_manifest(const std::string& path) {
+    Manifest m;
+    m.path = path;
+    m.dir = fs::path(path).parent_path().string();
+    json doc;
+    {
+        std::ifstream in(path);
+        if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open manifest", path));
+        try {
+            doc = json::parse(in);
+        } catch (const json::parse_error& e) {
+            throw std::runtime_error(fmt::format("{}: error: invalid JSON: {}", path, e.what()));
+        }
+    }
+    try {
+        only_keys(path, "manifest", doc, {"module", "config", "buffers", "launches", "description"});
+        m.module = (fs::path(m.dir) / field(path, "manifest", doc, "module").get<std::string>()).string();
+        if (doc.contains("config")) m.config = doc["config"].get<std::string>();
+        const json& bufs = field(path, "manifest", doc, "buffers");
+        if (!bufs.is_array()) bad(path, "buffers", "expected an array");
+        for (size_t k = 0; k < bufs.size(); ++k) {
+            std::string w = fmt::format("buffers[{}]", k);
+            only_keys(path, w, bufs[k], {"name", "bytes", "init"});
+            BufferSpec b;
+            b.name = field(path, w, bufs[k], "name").get<std::string>();
+            const json& bytes = field(path, w, bufs[k], "bytes");
+            if (!bytes.is_number_unsigned() || bytes.get<uint64_t>() == 0) bad(path, w, "\"bytes\" must be a positive integer");
+            b.bytes = bytes.get<uint64_t>();
+            if (bufs[k].contains("init")) b.init = bufs[k]["init"];
+            for (const auto& o : m.buffers)
+                if (o.name == b.name) bad(path, w, fmt::format("buffer \"{}\" is declared twice", b.name));
+            m.buffers.push_back(b);
+        }
+        const json& launches = field(path, "manifest", doc, "launches");
+        if (!launches.is_array() || launches.empty()) bad(path, "launches", "expected a non-empty array");
+        for (size_t k = 0; k < launches.size(); ++k) {
+            std::string w = fmt::format("launches[{}]", k);
+            const json& l = launches[k];
+            only_keys(path, w, l, {"kernel", "grid", "block", "shared_bytes", "args", "outputs", "expect"});
+            LaunchSpec s;
+            s.kernel = field(path, w, l, "kernel").get<std::string>();
+            s.grid = dims(path, w + ".grid", field(path, w, l, "grid"));
+            s.block = dims(path, w + ".block", field(path, w, l, "block"));
+            if (l.contains("shared_bytes")) s.shared_bytes = l["shared_bytes"].get<uint32_t>();
+            const json& args = field(path, w, l, "args");
+            if (!args.is_array()) bad(path, w + ".args", "expected an array");
+            for (size_t a = 0; a < args.size(); ++a) s.args.push_back(parse_arg(m, fmt::format("{}.args[{}]", w, a), args[a]));
+            s.outputs = file_refs(m, w, l, "outputs");
+            s.expect = file_refs(m, w, l, "expect");
+            m.launches.push_back(std::move(s));
+        }
+    } catch (const json::exception& e) {
+        throw std::runtime_error(fmt::format("{}: error: wrong value type: {}", path, e.what()));
+    }
+    return m;
+}
+
+std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
+    std::vector<uint8_t> data(b.bytes, 0);
+    const json& init = b.init;
+    std::string where = fmt::format("buffer \"{}\" init", b.name);
+    if (init.is_null()) return data;
+    if (!init.is_object() || init.size() != 1) bad(m.path, where, "expected one of fill, file, random, iota");
+    try {
+        if (init.contains("fill")) {
+            std::fill(data.begin(), data.end(), init["fill"].get<uint8_t>());
+        } else if (init.contains("file")) {
+            const json& f = init["file"];
+            std::string file = f.is_string() ? f.get<std::string>() : field(m.path, where, f, "file").get<std::string>();
+            uint64_t offset = f.is_object() && f.contains("offset") ? f["offset"].get<uint64_t>() : 0;
+            std::vector<uint8_t> bytes = read_file(m.path, (fs::path(m.dir) / file).string());
+            if (offset > bytes.size() || bytes.size() - offset < b.bytes)
+                bad(m.path, where, fmt::format("\"{}\" holds {} bytes from offset {}, the buffer needs {}", file,
+                                               bytes.size() > offset ? bytes.size() - offset : 0, offset, b.bytes));
+            std::copy(bytes.begin() + long(offset), bytes.begin() + long(offset + b.bytes), data.begin());
+        } else if (init.contains("random")) {
+            const json& r = init["random"];
+            only_keys(m.path, where, r, {"type", "seed", "min", "max"});
+            gen::fill_random(data, gen::parse_elem_type(field(m.path, where, r, "type").get<std::string>()),
+                             field(m.path, where, r, "seed").get<uint64_t>(), field(m.path, where, r, "min").get<double>(),
+                             field(m.path, where, r, "max").get<double>());
+        } else if (init.contains("iota")) {
+            const json& r = init["iota"];
+            only_keys(m.path, where, r, {"type", "start", "step"});
+            gen::fill_iota(data, gen::parse_elem_type(field(m.path, where, r, "type").get<std::string>()),
+                           field(m.path, where, r, "start").get<double>(), field(m.path, where, r, "step").get<double>());
+        } else {
+            bad(m.path, where, fmt::format("unknown init kind \"{}\"", init.begin().key()));
+        }
+    } catch (const json::exception& e) {
+        bad(m.path, where, e.what());
+    } catch (const std::invalid_argument& e) {
+        bad(m.path, where, e.what());
+    }
+    return data;
+}
+
+std::string compare_words(const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got) {
+    if (expected.size() != got.size())
+        return fmt::format("size differs: reference has {} bytes, buffer has {}", expected.size(), got.size());
+    size_t words = (got.size() + 3) / 4, differ = 0, first = 0;
+    auto word = [](const std::vector<uint8_t>& v, size_t i) {
+        uint32_t w = 0;
+        for (size_t b = 0; b < 4 && 4 * i + b < v.size(); ++b) w |= uint32_t(v[4 * i + b]) << (8 * b);
+        return w;
+    };
+    for (size_t i = 0; i < words; ++i)
+        if (word(expected, i) != word(got, i)) { if (!differ++) first = i; }
+    if (!differ) return "";
+    return fmt::format("{} of {} words differ; first at word {} (byte {}): expected 0x{:08x}, got 0x{:08x}", differ, words,
+                       first, first * 4, word(expected, first), word(got, first));
+}
+
+ManifestOutcome run_manifest(Runtime& rt, const Manifest& m) {
+    ManifestOutcome out;
+    const ModuleHandle& mod = rt.load_module(m.module);
+    std::map<std::string, DevicePtr> dev;
+    std::map<std::string, uint64_t> sizes;
+    for (const auto& b : m.buffers) {
+        std::vector<uint8_t> init = initial_contents(m, b);
+        dev[b.name] = rt.malloc(b.bytes);
+        sizes[b.name] = b.bytes;
+        rt.memcpy_to_device(dev[b.name], init.data(), init.size());
+    }
+    for (size_t k = 0; k < m.launches.size(); ++k) {
+        const LaunchSpec& l = m.launches[k];
+        std::string where = fmt::format("launches[{}]", k);
+        auto it = mod.kernels.find(l.kernel);
+        if (it == mod.kernels.end()) {
+            std::string names;
+            for (auto& [n, _] : mod.kernels) names += (names.empty() ? "" : ", ") + n;
+            bad(m.path, where, fmt::format("module has no kernel \"{}\" (it has: {})", l.kernel, names));
+        }
+        std::vector<KernelArg> args;
+        for (size_t a = 0; a < l.args.size(); ++a) {
+            const ArgSpec& s = l.args[a];
+            args.push_back(s.buffer.empty() ? scalar(m, fmt::format("{}.args[{}]", where, a), s)
+                                            : KernelArg::of<uint64_t>(dev[s.buffer], "buffer \"" + s.buffer + "\""));
+        }
+        LaunchStats st;
+        try {
+            st = rt.launch(it->second, l.grid, l.block, l.shared_bytes, args);
+        } catch (const RuntimeError& e) {
+            throw std::runtime_error(fmt::format("{}: error: {} ({}): {}", m.path, where, l.kernel, e.what()));
+        }
+        out.totals.cycles += st.cycles;
+        out.totals.warp_instructions += st.warp_instructions;
+        out.totals.thread_instructions += st.thread_instructions;
+        out.totals.host_seconds += st.host_seconds;
+        ++out.launches;
+        auto fetch = [&](const std::string& name) {
+            std::vector<uint8_t> data(sizes[name]);
+            rt.memcpy_to_host(data.data(), dev[name], data.size());
+            return data;
+        };
+        for (const auto& o : l.outputs) {
+            std::vector<uint8_t> data = fetch(o.buffer);
+            fs::create_directories(fs::path(o.file).parent_path());
+            std::ofstream f(o.file, std::ios::binary);
+            f.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));
+            if (!f) throw std::runtime_error(fmt::format("{}: error: cannot write \"{}\"", m.path, o.file));
+        }
+        for (const auto& e : l.expect) {
+            std::string diff = compare_words(read_file(m.path, e.file), fetch(e.buffer));
+            if (!diff.empty()) {
+                out.passed = false;
+                out.failures.push_back(fmt::format("{} ({}): buffer \"{}\" differs from {}: {}", where, l.kernel, e.buffer, e.file, diff));
+            }
+        }
+    }
+    for (auto& [n, p] : dev) rt.free(p);
+    return out;
+}
+
+} // namespace gpusim

@@ -1,0 +1,71 @@
+// Launch manifests: a JSON description of a PTX module, device buffers, kernel launches and the
+// outputs to write or compare. The format of the regression suite and of external harnesses.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "runtime/runtime.h"
+
+namespace gpusim {
+
+struct BufferSpec {
+    std::string name;
+    uint64_t bytes = 0;
+    nlohmann::json init;          // null: zero-filled
+};
+
+struct ArgSpec {
+    std::string buffer;           // set for a buffer argument (its device address)
+    std::string type;             // u32 s32 u64 s64 f32 f64 for scalars
+    nlohmann::json value;
+};
+
+struct FileRef {
+    std::string buffer;
+    std::string file;             // resolved against the manifest's folder
+};
+
+struct LaunchSpec {
+    std::string kernel;
+    Dim3 grid, block;
+    uint32_t shared_bytes = 0;
+    std::vector<ArgSpec> args;
+    std::vector<FileRef> outputs;
+    std::vector<FileRef> expect;
+};
+
+struct Manifest {
+    std::string path;
+    std::string dir;
+    std::string module;           // resolved path
+    std::string config = "fermi-gf100";
+    std::vector<BufferSpec> buffers;
+    std::vector<LaunchSpec> launches;
+};
+
+// Reads and validates a manifest; throws std::runtime_error naming the file and the bad entry.
+Manifest load_manifest(const std::string& path);
+
+struct ManifestOutcome {
+    bool passed = true;
+    std::vector<std::string> failures;     // one line per mismatch or error
+    LaunchStats totals;
+    size_t launches = 0;
+};
+
+// Runs every launch of the manifest on `rt`; mismatches are reported in the outcome, while
+// errors (bad PTX, faults, bad arguments) throw.
+ManifestOutcome run_manifest(Runtime& rt, const Manifest& m);
+
+// Builds the initial bytes of a buffer from its init spec.
+std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b);
+
+// Compares `got` with the reference file; returns "" when equal, else a message naming the first
+// differing 32-bit word (index, expected, got) and how many differ.
+std::string compare_words(const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got);
+
+} // namespace gpusim

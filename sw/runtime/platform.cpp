@@ -1,0 +1,41 @@
+#include "runtime/platform.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace gpusim {
+
+namespace {
+void access(HostPort& port, tlm::tlm_command cmd, uint32_t offset, uint32_t& value) {
+    tlm::tlm_generic_payload p;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    p.set_command(cmd);
+    p.set_address(offset);
+    p.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    p.set_data_length(4);
+    p.set_streaming_width(4);
+    p.set_byte_enable_ptr(nullptr);
+    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    port.socket->b_transport(p, delay);
+    if (p.is_response_error())
+        throw std::logic_error(fmt::format("GPU register access at 0x{:x} failed: {}", offset, p.get_response_string()));
+}
+} // namespace
+
+void HostPort::write32(uint32_t offset, uint32_t value) { access(*this, tlm::TLM_WRITE_COMMAND, offset, value); }
+
+uint32_t HostPort::read32(uint32_t offset) {
+    uint32_t v = 0;
+    access(*this, tlm::TLM_READ_COMMAND, offset, v);
+    return v;
+}
+
+Platform::Platform(const sc_core::sc_module_name& name, const GpuConfig& cfg)
+    : sc_module(name), host_memory("host_memory", false, sc_core::SC_ZERO_TIME), gpu("gpu", cfg), cpu("cpu"), irq("irq") {
+    cpu.socket.bind(gpu.regs);
+    gpu.host_mem.bind(host_memory.socket);
+    gpu.irq.bind(irq);
+}
+
+} // namespace gpusim

@@ -1,0 +1,46 @@
+// A TLM-2.0 memory target over a SparseStore: b_transport with an access latency, transport_dbg,
+// and DMI one page at a time. When `checked`, only mapped pages may be accessed (device memory
+// behind the GPU's page table); otherwise the whole space is backed (host memory).
+#pragma once
+
+#include <cstdint>
+#include <set>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "memory/sparse_store.h"
+
+namespace gpusim {
+
+class MemoryTarget : public sc_core::sc_module {
+public:
+    tlm_utils::simple_target_socket<MemoryTarget> socket;
+
+    MemoryTarget(const sc_core::sc_module_name& name, bool checked, sc_core::sc_time latency);
+
+    // Page table maintenance (device memory): makes [base, base+size) accessible, or not.
+    void map(uint64_t base, uint64_t size);
+    void unmap(uint64_t base, uint64_t size);
+    bool is_mapped(uint64_t addr, uint64_t len) const;
+
+    SparseStore& store() { return m_store; }
+    uint64_t bytes_read() const { return m_bytes_read; }
+    uint64_t bytes_written() const { return m_bytes_written; }
+
+private:
+    bool m_checked;
+    sc_core::sc_time m_latency;
+    SparseStore m_store;
+    std::set<uint64_t> m_mapped;        // page numbers
+    uint64_t m_bytes_read = 0;
+    uint64_t m_bytes_written = 0;
+
+    void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+    unsigned transport_dbg(tlm::tlm_generic_payload& p);
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& p, tlm::tlm_dmi& dmi);
+    bool access(tlm::tlm_generic_payload& p);
+};
+
+} // namespace gpusim
