@@ -69,17 +69,29 @@ void FrontEnd::write_reg(uint32_t off, uint32_t v) {
         if (v == 2) m_dram.unmap(reg64(reg::kMapBaseLo), reg64(reg::kMapSizeLo));
         return;
     case reg::kLaunch:
-        if ((v & 1) && !(m_status & reg::kStatusKernelBusy)) {
-            m_status |= reg::kStatusKernelBusy;
-            m_launch_pending = true;
-            m_launch_ev.notify(sc_core::SC_ZERO_TIME);
+        if (!(v & 1)) return;
+        if (m_status & reg::kStatusKernelBusy) {  // one launch at a time: refuse, visibly
+            m_fault = "launch rejected: a kernel is already running";
+            m_status |= reg::kStatusLaunchRejected;
+            raise(reg::kIrqFault);
+            return;
         }
+        m_status |= reg::kStatusKernelBusy;
+        m_launch_pending = true;
+        m_launch_ev.notify(sc_core::SC_ZERO_TIME);
         return;
     default: m_regs[off / 4] = v;
     }
 }
 
 void FrontEnd::queue_dma(uint32_t cmd) {
+    uint32_t kind = cmd & 0xFF;
+    if (kind < 1 || kind > 4) {
+        m_fault = fmt::format("DMA command with unknown kind {}", kind);
+        m_status |= reg::kStatusLaunchRejected;
+        raise(reg::kIrqFault);
+        return;
+    }
     DmaDescriptor d;
     d.kind = DmaDescriptor::Kind(cmd & 0xFF);
     d.fill = uint8_t(cmd >> 8);
@@ -102,6 +114,13 @@ std::string FrontEnd::validate_launch() const {
     if (k->static_shared_bytes + uint64_t(m_regs[reg::kDynShared / 4]) > m_cfg.max_shared_per_block)
         return fmt::format("block needs {} bytes of shared memory, the maximum is {}", shared - k->dynamic_shared_align,
                            m_cfg.max_shared_per_block);
+    LaunchInfo probe;
+    probe.kernel = k;
+    probe.block = b;
+    probe.dynamic_shared = m_regs[reg::kDynShared / 4];
+    if (SmCore::occupancy_limit(m_cfg.sm, probe) == 0)
+        return fmt::format("a block of {} threads using {} registers per thread and {} bytes of shared memory does not fit on an SM",
+                           b.count(), k->regs_per_thread, probe.shared_per_cta());
     if (m_regs[reg::kParamSize / 4] != k->param_bytes)
         return fmt::format("parameter block of {} bytes, kernel '{}' takes {}", m_regs[reg::kParamSize / 4], k->name, k->param_bytes);
     return "";

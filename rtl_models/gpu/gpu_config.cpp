@@ -1,6 +1,9 @@
 #include "gpu/gpu_config.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <limits>
+#include <type_traits>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -37,6 +40,13 @@ public:
         m_known.push_back(path);
         const json* v = find(section, key);
         if (!v) { m_errors.push_back(fmt::format("missing key '{}'", path)); return; }
+        if constexpr (std::is_integral_v<T>) {
+            if (!v->is_number_unsigned() || v->get<uint64_t>() > std::numeric_limits<T>::max()) {
+                m_errors.push_back(fmt::format("key '{}' must be a non-negative integer that fits {} bits, got {}", path,
+                                               sizeof(T) * 8, v->dump()));
+                return;
+            }
+        }
         try {
             out = v->get<T>();
         } catch (const json::exception&) {

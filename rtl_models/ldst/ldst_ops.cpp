@@ -26,39 +26,38 @@ uint8_t* internal(uint8_t* base, uint64_t limit, uint64_t addr, uint32_t size, b
 }
 
 // Resolves the space of one lane's access and returns a host pointer, or nullptr for a global
-// access that must go through b_transport.
-uint8_t* locate(ExecContext& c, Warp& w, MemSpace space, int lane, uint64_t addr, uint32_t size, bool write) {
-    switch (space) {
-    case MemSpace::Shared:
+// access that must go through b_transport. The space is a template argument so each instruction's
+// lane loop compiles to the one path it needs.
+template <MemSpace S>
+inline uint8_t* locate(ExecContext& c, Warp& w, int lane, uint64_t addr, uint32_t size, bool write) {
+    if constexpr (S == MemSpace::Shared) {
         return internal(c.shared, c.shared_size, addr, size, write, lane, "shared");
-    case MemSpace::Local:
+    } else if constexpr (S == MemSpace::Local) {
         return internal(w.local.data() + size_t(lane) * w.local_bytes, w.local_bytes, addr, size, write, lane, "local");
-    case MemSpace::Param:
+    } else if constexpr (S == MemSpace::Param) {
         if (write) fault(addr, size, write, lane, "param", "kernel parameters are read-only");
         return internal(const_cast<uint8_t*>(c.params), c.param_size, addr, size, write, lane, "param");
-    case MemSpace::Generic:
-        if (memory_map::in_shared_window(addr))
-            return locate(c, w, MemSpace::Shared, lane, addr - memory_map::kSharedWindowBase, size, write);
-        if (memory_map::in_local_window(addr))
-            return locate(c, w, MemSpace::Local, lane, addr - memory_map::kLocalWindowBase, size, write);
-        [[fallthrough]];
-    case MemSpace::Global:
-    case MemSpace::Const:
+    } else {
+        if constexpr (S == MemSpace::Generic) {
+            if (memory_map::in_shared_window(addr))
+                return locate<MemSpace::Shared>(c, w, lane, addr - memory_map::kSharedWindowBase, size, write);
+            if (memory_map::in_local_window(addr))
+                return locate<MemSpace::Local>(c, w, lane, addr - memory_map::kLocalWindowBase, size, write);
+        }
         try {
             return c.gmem->direct(addr, size, write);
         } catch (AccessFault& f) {
             f.lane = lane;
-            f.space = mem_space_name(space);
+            f.space = mem_space_name(S);
             throw;
         }
     }
-    return nullptr;
 }
 
-template <class T>
-T load_elem(ExecContext& c, Warp& w, MemSpace space, int lane, uint64_t addr) {
+template <class T, MemSpace S>
+T load_elem(ExecContext& c, Warp& w, int lane, uint64_t addr) {
     T v;
-    if (uint8_t* p = locate(c, w, space, lane, addr, sizeof(T), false)) {
+    if (uint8_t* p = locate<S>(c, w, lane, addr, sizeof(T), false)) {
         std::memcpy(&v, p, sizeof(T));
     } else {
         try {
@@ -71,9 +70,9 @@ T load_elem(ExecContext& c, Warp& w, MemSpace space, int lane, uint64_t addr) {
     return v;
 }
 
-template <class T>
-void store_elem(ExecContext& c, Warp& w, MemSpace space, int lane, uint64_t addr, T v) {
-    if (uint8_t* p = locate(c, w, space, lane, addr, sizeof(T), true)) {
+template <class T, MemSpace S>
+void store_elem(ExecContext& c, Warp& w, int lane, uint64_t addr, T v) {
+    if (uint8_t* p = locate<S>(c, w, lane, addr, sizeof(T), true)) {
         std::memcpy(p, &v, sizeof(T));
     } else {
         try {
@@ -94,10 +93,40 @@ inline uint64_t address(ExecContext& c, Warp& w, const Inst& in, int lane) {
 template <class T, bool Signed, MemSpace S>
 void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     int n = in.vec_count ? in.vec_count : 1;
+    // A lane-independent address (a parameter, a variable) is read once and broadcast.
+    if (in.a == kNoRow && S != MemSpace::Local && m) {
+        int first = __builtin_ctz(m);
+        for (int e = 0; e < n; ++e) {
+            T v = load_elem<T, S>(c, w, first, uint64_t(in.offset) + uint64_t(e) * sizeof(T));
+            uint64_t out = Signed ? uint64_t(int64_t(std::make_signed_t<T>(v))) : uint64_t(v);
+            Row r = in.vec_count ? in.vec[e] : in.d;
+            if (r != kNoRow) {
+                uint64_t* d = w.row(r);
+                for_lanes(m, [&](int l) { d[l] = out; });
+            }
+        }
+        return;
+    }
+    // Scalar shared loads are the inner loop of tiled kernels: bounds and alignment in one test.
+    if constexpr (S == MemSpace::Shared) {
+        if (!in.vec_count) {
+            const uint64_t* a = c.src(w, in.a);
+            uint64_t* d = w.row(in.d);
+            const uint64_t lim = c.shared_size;
+            for_lanes(m, [&](int l) {
+                uint64_t addr = a[l] + uint64_t(in.offset);
+                if ((addr & (sizeof(T) - 1)) || addr + sizeof(T) > lim) locate<S>(c, w, l, addr, sizeof(T), false);
+                T v;
+                std::memcpy(&v, c.shared + addr, sizeof(T));
+                d[l] = Signed ? uint64_t(int64_t(std::make_signed_t<T>(v))) : uint64_t(v);
+            });
+            return;
+        }
+    }
     for_lanes(m, [&](int l) {
         uint64_t addr = address(c, w, in, l);
         for (int e = 0; e < n; ++e) {
-            T v = load_elem<T>(c, w, S, l, addr + uint64_t(e) * sizeof(T));
+            T v = load_elem<T, S>(c, w, l, addr + uint64_t(e) * sizeof(T));
             uint64_t out = Signed ? uint64_t(int64_t(std::make_signed_t<T>(v))) : uint64_t(v);
             Row r = in.vec_count ? in.vec[e] : in.d;
             if (r != kNoRow) w.row(r)[l] = out;
@@ -108,11 +137,25 @@ void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 template <class T, MemSpace S>
 void st(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     int n = in.vec_count ? in.vec_count : 1;
+    if constexpr (S == MemSpace::Shared) {
+        if (!in.vec_count && in.a != kNoRow) {
+            const uint64_t* a = c.src(w, in.a);
+            const uint64_t* b = c.src(w, in.b);
+            const uint64_t lim = c.shared_size;
+            for_lanes(m, [&](int l) {
+                uint64_t addr = a[l] + uint64_t(in.offset);
+                if ((addr & (sizeof(T) - 1)) || addr + sizeof(T) > lim) locate<S>(c, w, l, addr, sizeof(T), true);
+                T v = T(b[l]);
+                std::memcpy(c.shared + addr, &v, sizeof(T));
+            });
+            return;
+        }
+    }
     for_lanes(m, [&](int l) {
         uint64_t addr = address(c, w, in, l);
         for (int e = 0; e < n; ++e) {
             Row r = in.vec_count ? in.vec[e] : in.b;
-            store_elem<T>(c, w, S, l, addr + uint64_t(e) * sizeof(T), T(c.src(w, r)[l]));
+            store_elem<T, S>(c, w, l, addr + uint64_t(e) * sizeof(T), T(c.src(w, r)[l]));
         }
     });
 }
@@ -142,9 +185,9 @@ void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const uint64_t* cc = in.c == kNoRow ? nullptr : c.src(w, in.c);
     for_lanes(m, [&](int l) {
         uint64_t addr = address(c, w, in, l);
-        T old = load_elem<T>(c, w, S, l, addr);
+        T old = load_elem<T, S>(c, w, l, addr);
         T res = atom_apply<T, Op>(old, get<T>(b[l]), cc ? get<T>(cc[l]) : T(0));
-        store_elem<T>(c, w, S, l, addr, res);
+        store_elem<T, S>(c, w, l, addr, res);
         if (in.d != kNoRow) w.row(in.d)[l] = put<T>(old);
     });
 }

@@ -15,7 +15,8 @@ void bra(ExecContext&, Warp& w, const Inst& in, LaneMask m) {
 void exit_op(ExecContext&, Warp& w, const Inst&, LaneMask m) { simt::exit_lanes(w, m); }
 
 // The warp stops issuing until the CTA's barrier releases it (the SM counts arrivals).
-void bar_sync(ExecContext& c, Warp& w, const Inst& in, LaneMask) {
+void bar_sync(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    if (m == 0) return;  // guard false in every lane: the warp does not take part
     w.state = Warp::State::AtBarrier;
     w.barrier_id = uint32_t(c.src(w, in.a)[__builtin_ctz(w.active)]);
     w.barrier_count = in.b == kNoRow ? 0 : uint32_t(c.src(w, in.b)[__builtin_ctz(w.active)]);
@@ -62,7 +63,7 @@ OpChoice select_control_op(const OpSpec& s) {
     if (op == "bra") { c.fn = bra; c.layout = Layout::Branch; }
     else if (op == "ret" || op == "exit") { c.fn = exit_op; c.layout = Layout::None; }
     else if ((op == "bar" || op == "barrier") && (s.has("sync") || (op == "barrier" && s.mods.empty()))) {
-        if (s.has("red") || s.has("arrive")) { c.error = "unsupported instruction '" + s.full_name() + "'"; return c; }
+        if (s.has("red") || s.has("arrive") || s.has("warp")) { c.error = "unsupported instruction '" + s.full_name() + "'"; return c; }
         c.fn = bar_sync;
         c.layout = Layout::Barrier;
     } else if (op == "membar" || op == "fence") { c.fn = fence; c.layout = Layout::None; }

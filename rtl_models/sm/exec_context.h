@@ -25,6 +25,13 @@ struct ExecContext {
     }
 };
 
+// Population count without relying on the POPCNT instruction being enabled at compile time.
+inline uint32_t lane_count(LaneMask m) {
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 // Visits every lane of `mask`; the full-warp case is a plain loop the compiler can unroll.
 template <class F>
 inline void for_lanes(LaneMask mask, F&& f) {

@@ -138,7 +138,7 @@ uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
             if (in.guard >= 0) m &= in.guard_negated ? ~w.preds[in.guard] : w.preds[in.guard];
             ++w.pc;
             ++issued;
-            threads += uint64_t(__builtin_popcount(w.active));
+            threads += lane_count(w.active);
             in.fn(m_ctx, w, in, m);
             if (w.state != Warp::State::Ready) break;
         }

@@ -144,7 +144,8 @@ int sc_main(int argc, char** argv) {
 
     auto add_common = [&](CLI::App* c) {
         c->add_option("--config", o.config, "GPU config name or JSON file (default: the manifest's, else fermi-gf100)");
-        c->add_option("--set", o.sets, "override a config parameter, e.g. --set sm.warp_schedulers=4");
+        c->add_option("--set", o.sets, "override a config parameter, e.g. --set sm.warp_schedulers=4 (repeatable)")
+            ->allow_extra_args(false);
         c->add_option("--mode", o.mode, "functional (timing comes later)");
     };
     CLI::App* run = app.add_subcommand("run", "run launch manifests, compare outputs with references");

@@ -85,8 +85,15 @@ KernelArg scalar(const Manifest& m, const std::string& where, const ArgSpec& a) 
     };
     if (a.type == "u32") { integral(0, 4294967295.0); return KernelArg::of<uint32_t>(v.get<uint32_t>(), "u32"); }
     if (a.type == "s32") { integral(-2147483648.0, 2147483647.0); return KernelArg::of<int32_t>(v.get<int32_t>(), "s32"); }
-    if (a.type == "u64") { integral(0, 1.8446744073709552e19); return KernelArg::of<uint64_t>(v.get<uint64_t>(), "u64"); }
-    if (a.type == "s64") { integral(-9.3e18, 9.3e18); return KernelArg::of<int64_t>(v.get<int64_t>(), "s64"); }
+    if (a.type == "u64") {
+        if (!v.is_number_unsigned()) bad(m.path, where, fmt::format("u64 value {} is out of range", v.dump()));
+        return KernelArg::of<uint64_t>(v.get<uint64_t>(), "u64");
+    }
+    if (a.type == "s64") {
+        if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<uint64_t>() > uint64_t(INT64_MAX)))
+            bad(m.path, where, fmt::format("s64 value {} is out of range", v.dump()));
+        return KernelArg::of<int64_t>(v.get<int64_t>(), "s64");
+    }
     if (a.type == "f32") return KernelArg::of<float>(v.get<float>(), "f32");
     return KernelArg::of<double>(v.get<double>(), "f64");
 }
@@ -116,7 +123,12 @@ Manifest load_manifest(const std::string& path) {
     try {
         only_keys(path, "manifest", doc, {"module", "config", "buffers", "launches", "description"});
         m.module = (fs::path(m.dir) / field(path, "manifest", doc, "module").get<std::string>()).string();
-        if (doc.contains("config")) m.config = doc["config"].get<std::string>();
+        if (doc.contains("config")) {
+            m.config = doc["config"].get<std::string>();
+            // A config file (not a bundled name) is relative to the manifest like every other path.
+            if (m.config.find('/') != std::string::npos || m.config.find(".json") != std::string::npos)
+                m.config = (fs::path(m.dir) / m.config).string();
+        }
         const json& bufs = field(path, "manifest", doc, "buffers");
         if (!bufs.is_array()) bad(path, "buffers", "expected an array");
         for (size_t k = 0; k < bufs.size(); ++k) {
@@ -164,7 +176,9 @@ std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
     if (!init.is_object() || init.size() != 1) bad(m.path, where, "expected one of fill, file, random, iota");
     try {
         if (init.contains("fill")) {
-            std::fill(data.begin(), data.end(), init["fill"].get<uint8_t>());
+            const json& f = init["fill"];
+            if (!f.is_number_unsigned() || f.get<uint64_t>() > 255) bad(m.path, where, "\"fill\" must be a byte value 0 to 255");
+            std::fill(data.begin(), data.end(), f.get<uint8_t>());
         } else if (init.contains("file")) {
             const json& f = init["file"];
             std::string file = f.is_string() ? f.get<std::string>() : field(m.path, where, f, "file").get<std::string>();

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12, as root), builds gpusim, and runs the bundled regression
+# kernels on the default GPU config.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+packages="g++ cmake make pkg-config libsystemc-dev libboost-test-dev libfmt-dev nlohmann-json3-dev libcli11-dev"
+missing=""
+for p in $packages; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup.sh: these packages are missing:$missing; run as root (sudo ./setup.sh)" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+fi
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGPUSIM_WERROR=ON
+cmake --build build -j2
+./build/gpusim run regress/kernels/*/manifest.json

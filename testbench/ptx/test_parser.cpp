@@ -1,0 +1,162 @@
+// PTX front end: good modules parse into the expected structure; every error names file:line:col.
+#define BOOST_TEST_MODULE ptx_parser
+#include <boost/test/unit_test.hpp>
+
+#include "loader/loader.h"
+#include "ptx/parser.h"
+
+using namespace gpusim;
+using namespace gpusim::ptx;
+
+namespace {
+
+const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
+
+std::string error_of(const std::string& src) {
+    try {
+        Module m = parse("t.ptx", src);
+        auto errs = loader::check_module(m);
+        return errs.empty() ? "" : errs.front().what();
+    } catch (const PtxError& e) {
+        return e.what();
+    }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(parses_nvcc_module_header_params_and_registers) {
+    Module m = parse("t.ptx", std::string(kHeader) + R"(
+.visible .entry k(.param .u64 k_param_0, .param .u32 k_param_1)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<6>;
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [k_param_0];
+    ld.param.u32 %r1, [k_param_1];
+    setp.ge.u32 %p1, %r1, 4;
+    @%p1 bra $L__BB0_2;
+    st.global.u32 [%rd1+8], %r1;
+$L__BB0_2:
+    ret;
+})");
+    BOOST_TEST(m.version == "9.0");
+    BOOST_TEST(m.target == "sm_75");
+    BOOST_REQUIRE_EQUAL(m.functions.size(), 1u);
+    const Function& f = m.functions[0];
+    BOOST_TEST(f.is_entry);
+    BOOST_TEST(f.params.size() == 2u);
+    BOOST_TEST(f.params[1].type == "u32");
+    BOOST_TEST(f.regs.size() == 2u + 6u + 3u);
+    BOOST_REQUIRE_EQUAL(f.body.size(), 6u);
+    BOOST_TEST(f.body[3].guard >= 0);
+    BOOST_TEST(f.body[3].ops[0].target == 5);
+    BOOST_TEST(f.body[4].ops[0].offset == 8);
+    BOOST_TEST(f.body[4].full_name() == "st.global.u32");
+}
+
+BOOST_AUTO_TEST_CASE(inner_scope_declarations_shadow_outer_ones) {
+    Module m = parse("t.ptx", std::string(kHeader) + R"(
+.visible .entry k()
+{
+    .reg .b32 %r<3>;
+    mov.u32 %r1, 1;
+    {
+        .reg .b32 %r1;
+        mov.u32 %r1, 2;
+    }
+    mov.u32 %r2, %r1;
+    ret;
+})");
+    const Function& f = m.functions[0];
+    BOOST_TEST(f.body[0].ops[0].reg != f.body[1].ops[0].reg);
+    BOOST_TEST(f.body[0].ops[0].reg == f.body[2].ops[1].reg);
+}
+
+BOOST_AUTO_TEST_CASE(globals_with_alignment_arrays_and_initializers) {
+    Module m = parse("t.ptx", std::string(kHeader) + R"(
+.global .align 4 .u32 count = 7;
+.const .align 4 .b8 tab[6] = {1, 2, 3};
+.global .align 8 .f32 vals[2] = {0f3F800000, -2.0};
+.extern .shared .align 16 .b8 dyn[];
+.shared .align 4 .b8 tile[1024];
+)");
+    BOOST_REQUIRE_EQUAL(m.globals.size(), 5u);
+    BOOST_TEST(m.globals[0].init == std::vector<uint8_t>({7, 0, 0, 0}));
+    BOOST_TEST(m.globals[1].size_bytes() == 6u);
+    BOOST_TEST(m.globals[1].init == std::vector<uint8_t>({1, 2, 3, 0, 0, 0}));
+    BOOST_TEST(m.globals[2].init == std::vector<uint8_t>({0, 0, 0x80, 0x3F, 0, 0, 0, 0xC0}));
+    BOOST_TEST(m.globals[2].align == 8u);
+    BOOST_TEST(m.globals[3].is_extern);
+    BOOST_TEST(m.globals[3].count == 0u);
+    BOOST_TEST((m.globals[4].space == Space::Shared));
+}
+
+BOOST_AUTO_TEST_CASE(vector_operands_and_special_registers) {
+    Module m = parse("t.ptx", std::string(kHeader) + R"(
+.visible .entry k(.param .u64 p)
+{
+    .reg .f32 %f<5>;
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [p];
+    ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];
+    ret;
+})");
+    const Function& f = m.functions[0];
+    BOOST_TEST((f.body[0].ops[1].kind == Operand::Kind::Sreg));
+    BOOST_TEST(f.body[0].ops[1].name == "%tid.x");
+    BOOST_TEST((f.body[2].ops[0].kind == Operand::Kind::Vector));
+    BOOST_TEST(f.body[2].ops[0].elems.size() == 4u);
+    BOOST_TEST(loader::check_module(m).empty());
+}
+
+BOOST_AUTO_TEST_CASE(fermi_era_hand_written_ptx) {
+    Module m = parse("t.ptx", R"(
+	.version 2.3
+	.target sm_20
+	.address_size 64
+	.entry fermi (.param .u64 __cudaparm_out)
+	{
+	.reg .u32 %r<4>;
+	.reg .u64 %rd<3>;
+	.loc	1 5 0
+	ld.param.u64 	%rd1, [__cudaparm_out];
+	mov.u32 	%r1, %tid.x;
+	cvt.u64.u32 	%rd2, %r1;
+	mul.lo.u64 	%rd2, %rd2, 4;
+	add.u64 	%rd2, %rd1, %rd2;
+	st.global.u32 	[%rd2+0], %r1;
+	exit;
+	}
+)");
+    BOOST_TEST(m.target == "sm_20");
+    BOOST_TEST(m.functions[0].body.size() == 7u);
+    BOOST_TEST(loader::check_module(m).empty());
+}
+
+BOOST_AUTO_TEST_CASE(error_messages_name_file_line_and_column) {
+    std::string h = kHeader;  // 3 lines
+    BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  mov.u32 %r1, 1;\n}") == "t.ptx:6:11: error: undeclared register '%r1'");
+    BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  bra NOWHERE;\n}") == "t.ptx:7:7: error: undefined label 'NOWHERE'");
+    BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  add.u32 %r1, %r0 1;\n}") ==
+               "t.ptx:7:20: error: expected ';' but found '1'");
+    BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  ret;\n") == "t.ptx:7:1: error: missing '}' at end of function body");
+    BOOST_TEST(error_of(h + ".bogus 1;\n") == "t.ptx:4:1: error: unknown or unsupported directive '.bogus'");
+    BOOST_TEST(error_of(h + ".global .u32 x = 0fZZ;\n") == "t.ptx:4:18: error: float literal '0f' needs exactly 8 hex digits");
+    BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  .reg .b32 %r1;\n}") ==
+               "t.ptx:7:13: error: register '%r1' is declared twice in this scope");
+    BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  add.u32 %r1, %r0;\n  ret;\n}") ==
+               "t.ptx:7:3: error: 'add.u32' takes 3 operands, found 2");
+    BOOST_TEST(error_of(h + "/* open comment") == "t.ptx:4:1: error: unterminated comment");
+    BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .pred %p;\n  .reg .b32 %r;\n  @%r bra L;\nL:\n  ret;\n}") ==
+               "t.ptx:8:4: error: guard '%r' is not a predicate");
+}
+
+BOOST_AUTO_TEST_CASE(unsupported_instruction_is_rejected_at_load_with_name_and_line) {
+    std::string src = std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n  mov.u32 %r1, 1;\n"
+                      "  vadd.u32.u32.u32 %r2, %r1, %r1;\n  ret;\n}";
+    BOOST_TEST(error_of(src) == "t.ptx:8:3: error: unsupported instruction 'vadd.u32.u32.u32'");
+    Module m = parse("t.ptx", src);
+    BOOST_CHECK_THROW(loader::decode_kernel(m, m.functions[0], {}), PtxError);
+}

@@ -1,0 +1,153 @@
+// The runtime API and the manifest runner over one elaborated GPU model: copies, launches,
+// reference comparison, and a clear error for every kind of bad manifest.
+#define BOOST_TEST_MODULE runtime
+#define BOOST_TEST_NO_MAIN
+#define BOOST_TEST_ALTERNATIVE_INIT_API
+#include <boost/test/unit_test.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "runtime/manifest.h"
+
+using namespace gpusim;
+namespace fs = std::filesystem;
+
+namespace {
+
+Runtime* rt = nullptr;
+const std::string kSrc = GPUSIM_SOURCE_DIR;
+
+fs::path scratch() {
+    static fs::path dir = [] {
+        fs::path d = fs::temp_directory_path() / ("gpusim_test_runtime_" + std::to_string(::getpid()));
+        fs::create_directories(d);
+        fs::copy_file(kSrc + "/regress/kernels/vadd/vadd.ptx", d / "vadd.ptx", fs::copy_options::overwrite_existing);
+        return d;
+    }();
+    return dir;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+    fs::path p = scratch() / name;
+    std::ofstream(p) << text;
+    return p.string();
+}
+
+// A vadd manifest with `launch` as its launch object and `extra_buffers` after the standard ones.
+std::string vadd_manifest(const std::string& name, const std::string& launch, const std::string& a_init = R"({"fill": 1})") {
+    return write(name, R"({"module": "vadd.ptx", "buffers": [
+        {"name": "a", "bytes": 1024, "init": )" + a_init + R"(},
+        {"name": "b", "bytes": 1024, "init": {"iota": {"type": "f32", "start": 0, "step": 1}}},
+        {"name": "d", "bytes": 1024}],
+      "launches": [)" + launch + "]}");
+}
+
+std::string error_of(const std::string& manifest) {
+    try {
+        run_manifest(*rt, load_manifest(manifest));
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(memcpy_round_trip_and_memset) {
+    DevicePtr p = rt->malloc(10000);
+    std::vector<uint8_t> in(10000), out(10000);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 13);
+    rt->memcpy_to_device(p, in.data(), in.size());
+    rt->memcpy_to_host(out.data(), p, out.size());
+    BOOST_TEST(in == out);
+    rt->memset(p + 100, 0xEE, 50);
+    rt->memcpy_to_host(out.data(), p, out.size());
+    BOOST_TEST(out[99] == in[99]);
+    BOOST_TEST(out[100] == 0xEE);
+    BOOST_TEST(out[149] == 0xEE);
+    BOOST_TEST(out[150] == in[150]);
+    rt->free(p);
+    BOOST_CHECK_THROW(rt->memcpy_to_host(out.data(), p, 16), RuntimeError);
+    BOOST_CHECK_THROW(rt->free(p), RuntimeError);
+}
+
+BOOST_AUTO_TEST_CASE(bundled_vadd_manifest_passes) {
+    ManifestOutcome r = run_manifest(*rt, load_manifest(kSrc + "/regress/kernels/vadd/manifest.json"));
+    BOOST_TEST(r.passed);
+    BOOST_TEST(r.launches == 1u);
+    BOOST_TEST(r.totals.warp_instructions > 0u);
+    BOOST_TEST(r.totals.cycles > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(mismatch_names_first_differing_word) {
+    // d = a + b = 1.0 (fill 0x01 bytes is 2.37e-38, so a ~ 0) ... compute the real values instead:
+    std::vector<uint8_t> ref(1024, 0);
+    for (uint32_t i = 0; i < 256; ++i) {
+        float a, b = float(i), d;
+        uint32_t bits = 0x01010101;
+        std::memcpy(&a, &bits, 4);
+        d = a + b;
+        std::memcpy(&ref[4 * i], &d, 4);
+    }
+    float wrong = 1234.0f;
+    std::memcpy(&ref[4 * 17], &wrong, 4);
+    std::ofstream(scratch() / "ref.bin", std::ios::binary).write(reinterpret_cast<char*>(ref.data()), 1024);
+    std::string m = vadd_manifest("mismatch.json", R"({"kernel": "vadd", "grid": [2], "block": [128],
+        "args": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "d"}, {"u32": 256}],
+        "expect": [{"buffer": "d", "file": "ref.bin"}]})");
+    ManifestOutcome r = run_manifest(*rt, load_manifest(m));
+    BOOST_TEST(!r.passed);
+    BOOST_REQUIRE_EQUAL(r.failures.size(), 1u);
+    BOOST_TEST(r.failures[0].find("1 of 256 words differ; first at word 17 (byte 68): expected 0x449a4000, got 0x41880000") !=
+               std::string::npos, r.failures[0]);
+}
+
+BOOST_AUTO_TEST_CASE(bad_manifests_get_clear_errors) {
+    const std::string args4 = R"("args": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "d"}, {"u32": 256}])";
+    auto m = [&](const std::string& name, const std::string& launch, const std::string& init = R"({"fill": 1})") {
+        return error_of(vadd_manifest(name, launch, init));
+    };
+    BOOST_TEST(m("e1.json", R"({"kernel": "vsub", "grid": [1], "block": [32], )" + args4 + "}")
+                   .find("launches[0]: module has no kernel \"vsub\" (it has: vadd)") != std::string::npos);
+    BOOST_TEST(m("e2.json", R"({"kernel": "vadd", "grid": [1], "block": [32], "args": [{"buffer": "a"}]})")
+                   .find("kernel 'vadd' takes 4 arguments, 1 given") != std::string::npos);
+    BOOST_TEST(m("e3.json", R"({"kernel": "vadd", "grid": [1], "block": [32], "args": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "d"}, {"u64": 256}]})")
+                   .find("argument 3 of kernel 'vadd' is 4 bytes (.u32 vadd_param_3), but 8 bytes were given as u64") != std::string::npos);
+    BOOST_TEST(m("e4.json", R"({"kernel": "vadd", "grid": [1], "block": [32], "args": [{"buffer": "zz"}]})")
+                   .find("launches[0].args[0]: unknown buffer \"zz\"") != std::string::npos);
+    BOOST_TEST(m("e5.json", R"({"kernel": "vadd", "grid": [0], "block": [32], )" + args4 + "}")
+                   .find("launches[0].grid: expected an array of 1 to 3 positive integers") != std::string::npos);
+    BOOST_TEST(m("e6.json", R"({"kernel": "vadd", "grid": [1], "block": [32], "colour": 1, )" + args4 + "}")
+                   .find("unknown key \"colour\"") != std::string::npos);
+    BOOST_TEST(m("e7.json", R"({"kernel": "vadd", "grid": [1], "block": [2048], )" + args4 + "}")
+                   .find("launch rejected: block of 2048 threads exceeds the maximum 1024") != std::string::npos);
+    write("small.bin", "abc");
+    BOOST_TEST(m("e8.json", R"({"kernel": "vadd", "grid": [1], "block": [32], )" + args4 + "}", R"({"file": {"file": "small.bin"}})")
+                   .find("\"small.bin\" holds 3 bytes from offset 0, the buffer needs 1024") != std::string::npos);
+    BOOST_TEST(m("e9.json", R"({"kernel": "vadd", "grid": [1], "block": [32], )" + args4 + "}", R"({"file": "missing.bin"})")
+                   .find("cannot open") != std::string::npos);
+    BOOST_TEST(error_of(write("e10.json", R"({"module": "nope.ptx", "buffers": [], "launches": [{"kernel": "k", "grid": [1], "block": [1], "args": []}]})"))
+                   .find("nope.ptx: error: cannot open PTX file") != std::string::npos);
+    BOOST_TEST(error_of(write("e11.json", "{ not json")).find("invalid JSON") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(buffer_too_small_for_the_kernel_faults_with_thread_named) {
+    // 32768 elements over 1024-byte buffers: the first access past their 64 KiB page faults.
+    std::string m = vadd_manifest("small_buf.json", R"({"kernel": "vadd", "grid": [128], "block": [256],
+        "args": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "d"}, {"u32": 32768}]})");
+    std::string e = error_of(m);
+    BOOST_TEST(e.find("launches[0] (vadd): kernel 'vadd' faulted: block (64,0,0) thread (0,0,0)") != std::string::npos, e);
+    BOOST_TEST(e.find("kernel 'vadd' faulted: block (") != std::string::npos, e);
+    BOOST_TEST(e.find("(address is not mapped)") != std::string::npos, e);
+    BOOST_TEST(e.find("'ld.global.f32' at ") != std::string::npos, e);
+}
+
+
+int sc_main(int argc, char** argv) {
+    Runtime runtime(load_config("fermi-gf100"));
+    rt = &runtime;
+    int rc = boost::unit_test::unit_test_main(&init_unit_test, argc, argv);
+    fs::remove_all(scratch());
+    return rc;
+}

@@ -1,0 +1,244 @@
+// SIMT execution on SmCore without a simulation: divergence, loops with break/continue, exits,
+// barriers and faults, each checked against the same computation in C++.
+#define BOOST_TEST_MODULE simt
+#include <boost/test/unit_test.hpp>
+
+#include <cstring>
+
+#include "loader/cfg.h"
+#include "loader/loader.h"
+#include "ptx/parser.h"
+#include "sm/sm_core.h"
+
+using namespace gpusim;
+
+namespace {
+
+// Flat test memory at address 0x1000 reached through DMI, as the SM's socket would give it.
+class TestMemory : public MemoryBackend {
+public:
+    static constexpr uint64_t kBase = 0x1000;
+    std::vector<uint8_t> bytes = std::vector<uint8_t>(1 << 16, 0);
+
+    bool get_dmi(uint64_t addr, bool, uint64_t& start, uint64_t& end, uint8_t*& ptr, bool& writable) override {
+        if (addr < kBase || addr >= kBase + bytes.size()) return false;
+        start = kBase;
+        end = kBase + bytes.size() - 1;
+        ptr = bytes.data();
+        writable = true;
+        return true;
+    }
+    bool transport(bool, uint64_t, uint8_t*, uint32_t) override { return false; }
+    uint32_t u32(size_t i) const { uint32_t v; std::memcpy(&v, &bytes[4 * i], 4); return v; }
+};
+
+const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
+
+// Runs kernel `name` of `body` over `threads` threads in blocks of `block`, with one u64 parameter
+// pointing at the test memory.
+TestMemory run(const std::string& body, uint32_t block, uint32_t grid = 1) {
+    ptx::Module m = ptx::parse("k.ptx", std::string(kHeader) + body);
+    LaunchInfo l;
+    l.kernel = loader::decode_kernel(m, m.functions.front(), {});
+    l.block = {block, 1, 1};
+    l.grid = {grid, 1, 1};
+    uint64_t out = TestMemory::kBase;
+    l.params.resize(8);
+    std::memcpy(l.params.data(), &out, 8);
+    TestMemory mem;
+    MemoryView view(&mem);
+    SmConfig cfg;
+    SmCore core(cfg, 0, view);
+    core.begin_launch(&l);
+    for (uint32_t c = 0; c < grid;) {
+        while (c < grid && core.can_accept_cta()) core.add_cta(c++);
+        while (!core.idle()) core.step(1000);
+    }
+    return mem;
+}
+
+// out[tid] = f(tid) with nested if/else on bits of tid.
+const char* kNested = R"(
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, 0;
+    and.b32 %r3, %r1, 1;
+    setp.eq.u32 %p1, %r3, 0;
+    @%p1 bra EVEN;
+    and.b32 %r4, %r1, 2;
+    setp.eq.u32 %p2, %r4, 0;
+    @%p2 bra ODD_LOW;
+    add.u32 %r2, %r2, 100;
+    bra ODD_JOIN;
+ODD_LOW:
+    add.u32 %r2, %r2, 200;
+ODD_JOIN:
+    add.u32 %r2, %r2, 1;
+    bra JOIN;
+EVEN:
+    and.b32 %r5, %r1, 4;
+    setp.ne.u32 %p3, %r5, 0;
+    @%p3 add.u32 %r2, %r2, 1000;
+    add.u32 %r2, %r2, 2;
+JOIN:
+    add.u32 %r2, %r2, %r1;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r2;
+    ret;
+})";
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(nested_divergence_reconverges) {
+    TestMemory mem = run(kNested, 64);
+    for (uint32_t t = 0; t < 64; ++t) {
+        uint32_t want = (t & 1) ? ((t & 2) ? 101 : 201) : ((t & 4) ? 1002 : 2);
+        BOOST_TEST(mem.u32(t) == want + t, "thread " << t);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(loop_with_break_and_continue) {
+    // for (i = 0; i < tid; ++i) { if (i % 3 == 0) continue; if (i > 20) break; sum += i; }
+    TestMemory mem = run(R"(
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, 0;
+    mov.u32 %r3, 0;
+LOOP:
+    setp.ge.u32 %p1, %r3, %r1;
+    @%p1 bra DONE;
+    rem.u32 %r4, %r3, 3;
+    setp.eq.u32 %p2, %r4, 0;
+    @%p2 bra NEXT;
+    setp.gt.u32 %p3, %r3, 20;
+    @%p3 bra DONE;
+    add.u32 %r2, %r2, %r3;
+NEXT:
+    add.u32 %r3, %r3, 1;
+    bra LOOP;
+DONE:
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r2;
+    ret;
+})", 64);
+    for (uint32_t t = 0; t < 64; ++t) {
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < t; ++i) {
+            if (i % 3 == 0) continue;
+            if (i > 20) break;
+            sum += i;
+        }
+        BOOST_TEST(mem.u32(t) == sum, "thread " << t);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(early_exit_then_barrier_and_shared_memory) {
+    // Threads with tid % 4 == 3 exit early; the rest write tid to shared, sync, and read a neighbour.
+    TestMemory mem = run(R"(
+.shared .align 4 .b8 buf[512];
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<10>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    and.b32 %r2, %r1, 3;
+    setp.eq.u32 %p1, %r2, 3;
+    @%p1 bra OUT;
+    mov.u32 %r3, buf;
+    shl.b32 %r4, %r1, 2;
+    add.u32 %r5, %r3, %r4;
+    st.shared.u32 [%r5], %r1;
+    bar.sync 0;
+    xor.b32 %r6, %r1, 1;
+    shl.b32 %r7, %r6, 2;
+    add.u32 %r8, %r3, %r7;
+    ld.shared.u32 %r9, [%r8];
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r9;
+OUT:
+    ret;
+})", 128);
+    for (uint32_t t = 0; t < 128; ++t) {
+        uint32_t want = ((t & 3) == 3 || ((t ^ 1) & 3) == 3) ? 0 : (t ^ 1);
+        BOOST_TEST(mem.u32(t) == want, "thread " << t);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(whole_warps_exiting_before_a_barrier_do_not_deadlock) {
+    TestMemory mem = run(R"(
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    setp.ge.u32 %p1, %r1, 64;
+    @%p1 bra OUT;
+    bar.sync 0;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], 7;
+OUT:
+    ret;
+})", 128);
+    for (uint32_t t = 0; t < 128; ++t) BOOST_TEST(mem.u32(t) == (t < 64 ? 7u : 0u));
+}
+
+BOOST_AUTO_TEST_CASE(out_of_range_access_faults_with_block_thread_and_instruction) {
+    const char* k = R"(
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 65536;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r1;
+    ret;
+})";
+    try {
+        run(k, 32, 2);
+        BOOST_FAIL("expected a fault");
+    } catch (const KernelFault& f) {
+        BOOST_TEST(std::string(f.what()) ==
+                   "kernel 'k' faulted: block (0,0,0) thread (1,0,0): 'st.global.u32' at k.ptx:13: global write of 4 bytes "
+                   "at address 0x11000 (address is not mapped)");
+    }
+}
+
+BOOST_AUTO_TEST_CASE(post_dominators_of_a_diamond_and_a_loop) {
+    using loader::Flow;
+    // 0: bra.cond 3 | 1: x | 2: bra 4 | 3: y | 4: z (join) | 5: bra.cond 4 (loop) | 6: exit
+    std::vector<Flow> f(7);
+    f[0] = {Flow::Kind::Branch, true, 3};
+    f[2] = {Flow::Kind::Branch, false, 4};
+    f[5] = {Flow::Kind::Branch, true, 4};
+    f[6] = {Flow::Kind::Exit, false, 0};
+    loader::ControlFlowGraph g(f);
+    BOOST_TEST(g.reconvergence_pc(g.block_of(0), 999) == 4u);
+    BOOST_TEST(g.reconvergence_pc(g.block_of(5), 999) == 6u);
+    // A branch whose one side exits only reconverges at the exit.
+    std::vector<Flow> h(4);
+    h[0] = {Flow::Kind::Branch, true, 2};
+    h[1] = {Flow::Kind::Exit, false, 0};
+    h[3] = {Flow::Kind::Exit, false, 0};
+    loader::ControlFlowGraph g2(h);
+    BOOST_TEST(g2.reconvergence_pc(g2.block_of(0), 999) == 999u);
+}
