@@ -12,7 +12,6 @@ constexpr uint64_t kSharedWindowSize = 0x0000'0000'0100'0000ull;
 constexpr uint64_t kLocalWindowBase = 0x0000'0002'0000'0000ull;    // 4 GiB window
 constexpr uint64_t kLocalWindowSize = 0x0000'0001'0000'0000ull;
 constexpr uint64_t kModuleDataBase = 0x0000'0004'0000'0000ull;     // module .global/.const variables
-constexpr uint64_t kParamDataBase = 0x0000'0006'0000'0000ull;      // launch parameter blocks
 constexpr uint64_t kHeapBase = 0x0000'0010'0000'0000ull;           // cudaMalloc-style allocations
 constexpr uint64_t kHeapLimit = 0x0000'7000'0000'0000ull;
 

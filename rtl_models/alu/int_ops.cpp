@@ -281,7 +281,6 @@ template <class Op> ExecFn binary_fn(const std::string& t) { return by_int_type<
 template <class Op> ExecFn ternary_fn(const std::string& t) { return by_int_type<TernaryK<Op>::template K>(t); }
 
 // Widening forms exist for 16- and 32-bit sources only.
-template <class K16u, class K16s, class K32u, class K32s>
 ExecFn narrow_only(const std::string& t, ExecFn u16, ExecFn s16, ExecFn u32, ExecFn s32) {
     if (t == "u16") return u16;
     if (t == "s16") return s16;
@@ -290,11 +289,11 @@ ExecFn narrow_only(const std::string& t, ExecFn u16, ExecFn s16, ExecFn u32, Exe
     return nullptr;
 }
 ExecFn mul_wide_fn(const std::string& t) {
-    return narrow_only<void, void, void, void>(t, binary<uint16_t, MulWide>, binary<int16_t, MulWide>,
+    return narrow_only(t, binary<uint16_t, MulWide>, binary<int16_t, MulWide>,
                                                binary<uint32_t, MulWide>, binary<int32_t, MulWide>);
 }
 ExecFn mad_wide_fn(const std::string& t) {
-    return narrow_only<void, void, void, void>(t, ternary<uint16_t, MadWide>, ternary<int16_t, MadWide>,
+    return narrow_only(t, ternary<uint16_t, MadWide>, ternary<int16_t, MadWide>,
                                                ternary<uint32_t, MadWide>, ternary<int32_t, MadWide>);
 }
 

@@ -110,10 +110,9 @@ std::string FrontEnd::validate_launch() const {
     if (g.x > m_cfg.max_grid_x) return fmt::format("grid x {} exceeds the maximum {}", g.x, m_cfg.max_grid_x);
     if (b.count() > m_cfg.max_threads_per_block)
         return fmt::format("block of {} threads exceeds the maximum {}", b.count(), m_cfg.max_threads_per_block);
-    uint64_t shared = k->static_shared_bytes + uint64_t(m_regs[reg::kDynShared / 4]) + k->dynamic_shared_align;
-    if (k->static_shared_bytes + uint64_t(m_regs[reg::kDynShared / 4]) > m_cfg.max_shared_per_block)
-        return fmt::format("block needs {} bytes of shared memory, the maximum is {}", shared - k->dynamic_shared_align,
-                           m_cfg.max_shared_per_block);
+    uint64_t shared = k->static_shared_bytes + uint64_t(m_regs[reg::kDynShared / 4]);
+    if (shared > m_cfg.max_shared_per_block)
+        return fmt::format("block needs {} bytes of shared memory, the maximum is {}", shared, m_cfg.max_shared_per_block);
     LaunchInfo probe;
     probe.kernel = k;
     probe.block = b;

@@ -49,18 +49,6 @@ public:
         return refill(addr, size, write);
     }
 
-    template <class T> T load(uint64_t addr) {
-        T v;
-        if (uint8_t* p = direct(addr, sizeof(T), false)) std::memcpy(&v, p, sizeof(T));
-        else slow(false, addr, reinterpret_cast<uint8_t*>(&v), sizeof(T));
-        return v;
-    }
-
-    template <class T> void store(uint64_t addr, T v) {
-        if (uint8_t* p = direct(addr, sizeof(T), true)) std::memcpy(p, &v, sizeof(T));
-        else slow(true, addr, reinterpret_cast<uint8_t*>(&v), sizeof(T));
-    }
-
     void slow(bool write, uint64_t addr, uint8_t* data, uint32_t size) {
         if (!m_backend || !m_backend->transport(write, addr, data, size))
             throw AccessFault{addr, size, write, "address is not mapped"};

@@ -19,7 +19,6 @@ enum class Layout {
     PD_A_B,      // setp (optionally combined with a predicate c)
     PD_PA_PB,    // and/or/xor.pred
     PD_PA,       // not.pred, mov.pred
-    D_Special,   // mov from a time-varying special register
     Load,        // ld d, [addr]
     Store,       // st [addr], a
     Atomic,      // atom d, [addr], b [, c]

@@ -359,7 +359,6 @@ private:
                 in.pa = pred(ops[1], &in.pa_negated);
             }
             break;
-        case Layout::D_Special: break;
         case Layout::Load:
             need(pi, 2, 2);
             if (in.vec_count) vector_rows(ops[0], in, true, type); else in.d = dest(ops[0]);
