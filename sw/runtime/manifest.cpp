@@ -41,6 +41,24 @@ Dim3 dims(const std::string& path, const std::string& where, const json& j) {
     return {v[0], v[1], v[2]};
 }
 
+Tolerance tolerance(const std::string& path, const std::string& where, const json& j) {
+    only_keys(path, where, j, {"type", "ulp", "abs", "rel"});
+    Tolerance t;
+    std::string type = field(path, where, j, "type").is_string() ? j["type"].get<std::string>() : "";
+    if (type == "f32") t.type = Tolerance::Type::F32;
+    else if (type == "f64") t.type = Tolerance::Type::F64;
+    else bad(path, where + ".type", "expected \"f32\" or \"f64\"");
+    bool any = false;
+    for (auto [key, slot] : {std::pair{"ulp", &t.ulp}, std::pair{"abs", &t.abs}, std::pair{"rel", &t.rel}}) {
+        if (!j.contains(key)) continue;
+        if (!j[key].is_number() || j[key].get<double>() < 0) bad(path, where + "." + key, "expected a non-negative number");
+        *slot = j[key].get<double>();
+        any = true;
+    }
+    if (!any) bad(path, where, "needs at least one bound: ulp, abs or rel");
+    return t;
+}
+
 std::vector<FileRef> file_refs(const Manifest& m, const std::string& where, const json& launch, const char* key) {
     std::vector<FileRef> out;
     if (!launch.contains(key)) return out;
@@ -48,9 +66,12 @@ std::vector<FileRef> file_refs(const Manifest& m, const std::string& where, cons
     if (!list.is_array()) bad(m.path, where, fmt::format("\"{}\" must be an array", key));
     for (size_t k = 0; k < list.size(); ++k) {
         std::string w = fmt::format("{}.{}[{}]", where, key, k);
-        only_keys(m.path, w, list[k], {"buffer", "file"});
+        bool expect = std::string(key) == "expect";
+        if (expect) only_keys(m.path, w, list[k], {"buffer", "file", "tolerance"});
+        else only_keys(m.path, w, list[k], {"buffer", "file"});
         FileRef f{field(m.path, w, list[k], "buffer").get<std::string>(),
-                  (fs::path(m.dir) / field(m.path, w, list[k], "file").get<std::string>()).string()};
+                  (fs::path(m.dir) / field(m.path, w, list[k], "file").get<std::string>()).string(), {}};
+        if (expect && list[k].contains("tolerance")) f.tolerance = tolerance(m.path, w + ".tolerance", list[k]["tolerance"]);
         bool known = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const BufferSpec& b) { return b.name == f.buffer; });
         if (!known) bad(m.path, w, fmt::format("unknown buffer \"{}\"", f.buffer));
         out.push_back(f);
@@ -210,22 +231,6 @@ std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
     return data;
 }
 
-std::string compare_words(const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got) {
-    if (expected.size() != got.size())
-        return fmt::format("size differs: reference has {} bytes, buffer has {}", expected.size(), got.size());
-    size_t words = (got.size() + 3) / 4, differ = 0, first = 0;
-    auto word = [](const std::vector<uint8_t>& v, size_t i) {
-        uint32_t w = 0;
-        for (size_t b = 0; b < 4 && 4 * i + b < v.size(); ++b) w |= uint32_t(v[4 * i + b]) << (8 * b);
-        return w;
-    };
-    for (size_t i = 0; i < words; ++i)
-        if (word(expected, i) != word(got, i)) { if (!differ++) first = i; }
-    if (!differ) return "";
-    return fmt::format("{} of {} words differ; first at word {} (byte {}): expected 0x{:08x}, got 0x{:08x}", differ, words,
-                       first, first * 4, word(expected, first), word(got, first));
-}
-
 ManifestOutcome run_manifest(Runtime& rt, const Manifest& m) {
     ManifestOutcome out;
     const ModuleHandle& mod = rt.load_module(m.module);
@@ -276,7 +281,7 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m) {
             if (!f) throw std::runtime_error(fmt::format("{}: error: cannot write \"{}\"", m.path, o.file));
         }
         for (const auto& e : l.expect) {
-            std::string diff = compare_words(read_file(m.path, e.file), fetch(e.buffer));
+            std::string diff = compare_buffers(read_file(m.path, e.file), fetch(e.buffer), e.tolerance);
             if (!diff.empty()) {
                 out.passed = false;
                 out.failures.push_back(fmt::format("{} ({}): buffer \"{}\" differs from {}: {}", where, l.kernel, e.buffer, e.file, diff));

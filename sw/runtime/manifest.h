@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runtime/compare.h"
 #include "runtime/runtime.h"
 
 namespace gpusim {
@@ -27,6 +28,7 @@ struct ArgSpec {
 struct FileRef {
     std::string buffer;
     std::string file;             // resolved against the manifest's folder
+    Tolerance tolerance;          // expect only
 };
 
 struct LaunchSpec {
@@ -64,8 +66,5 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m);
 // Builds the initial bytes of a buffer from its init spec.
 std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b);
 
-// Compares `got` with the reference file; returns "" when equal, else a message naming the first
-// differing 32-bit word (index, expected, got) and how many differ.
-std::string compare_words(const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got);
 
 } // namespace gpusim

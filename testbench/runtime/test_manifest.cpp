@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <filesystem>
+#include <cstring>
 #include <fstream>
 
 #include "runtime/manifest.h"
@@ -101,6 +102,33 @@ BOOST_AUTO_TEST_CASE(mismatch_names_first_differing_word) {
     BOOST_REQUIRE_EQUAL(r.failures.size(), 1u);
     BOOST_TEST(r.failures[0].find("1 of 256 words differ; first at word 17 (byte 68): expected 0x449a4000, got 0x41880000") !=
                std::string::npos, r.failures[0]);
+}
+
+BOOST_AUTO_TEST_CASE(tolerance_compare_accepts_bounded_errors_only) {
+    auto f32 = [](std::initializer_list<uint32_t> w) {
+        std::vector<uint8_t> v(w.size() * 4);
+        std::memcpy(v.data(), std::data(w), v.size());
+        return v;
+    };
+    Tolerance ulp2;
+    ulp2.type = Tolerance::Type::F32;
+    ulp2.ulp = 2;
+    // 1.0 vs 1.0+2ulp passes, +3ulp fails; two different NaNs pass; inf vs FLT_MAX fails.
+    BOOST_TEST(compare_buffers(f32({0x3F800000, 0x7FC00000}), f32({0x3F800002, 0x7FFFFFFF}), ulp2) == "");
+    std::string r = compare_buffers(f32({0x3F800000, 0x7F800000}), f32({0x3F800003, 0x7F800000}), ulp2);
+    BOOST_TEST(r.find("1 of 2 32-bit elements differ beyond f32 ulp 2; first at element 0") != std::string::npos, r);
+    BOOST_TEST(compare_buffers(f32({0x7F800000}), f32({0x7F7FFFFF}), ulp2) != "");
+    Tolerance abs;
+    abs.type = Tolerance::Type::F32;
+    abs.abs = 1e-3;
+    BOOST_TEST(compare_buffers(f32({0x00000000}), f32({0x3A000000}), abs) == "");  // 4.9e-4
+    BOOST_TEST(compare_buffers(f32({0x00000000}), f32({0x3B000000}), abs) != "");  // 2e-3
+    BOOST_TEST(compare_buffers(f32({1, 2}), f32({1, 3})).find("1 of 2 words differ; first at word 1") != std::string::npos);
+    const std::string launch = R"({"kernel": "vadd", "grid": [1], "block": [32], "args": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "d"}, {"u32": 256}], )";
+    BOOST_TEST(error_of(vadd_manifest("t1.json", launch + R"("expect": [{"buffer": "d", "file": "x.bin", "tolerance": {"type": "f16", "ulp": 1}}]})"))
+                   .find("launches[0].expect[0].tolerance.type: expected \"f32\" or \"f64\"") != std::string::npos);
+    BOOST_TEST(error_of(vadd_manifest("t2.json", launch + R"("expect": [{"buffer": "d", "file": "x.bin", "tolerance": {"type": "f32"}}]})"))
+                   .find("needs at least one bound: ulp, abs or rel") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(bad_manifests_get_clear_errors) {
