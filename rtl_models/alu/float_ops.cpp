@@ -1,35 +1,18 @@
-// Floating-point instructions of the ALU (fp32/fp64, round-to-nearest forms) with the GPU's rules:
-// .ftz flushes subnormal inputs and results, .sat clamps to [0, 1] with NaN to +0, and fp32 NaN
-// results are the canonical 0x7FFFFFFF (fp64 keeps NaN payloads).
+// Floating-point instructions of the ALU (fp32/fp64) with the GPU's rules: every IEEE rounding
+// mode (.rn .rz .rm .rp, through the host FPU, see rounding.h), .ftz flushes subnormal inputs and
+// results, .sat clamps to [0, 1] with NaN to +0, and fp32 NaN results are the canonical 0x7FFFFFFF
+// (fp64 keeps NaN payloads). Conversions are in cvt_ops.cpp, the approximations in sfu/.
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "alu/float_common.h"
+#include "alu/rounding.h"
 #include "sm/exec_context.h"
 #include "sm/op_select.h"
 
 namespace gpusim {
 namespace {
-
-template <class T> T flush(T x) {
-    if (std::fpclassify(x) == FP_SUBNORMAL) return std::signbit(x) ? T(-0.0) : T(0.0);
-    return x;
-}
-
-template <class T, bool Ftz, bool Sat>
-uint64_t finish(T r) {
-    if constexpr (Ftz) r = flush(r);
-    if constexpr (Sat) r = std::isnan(r) ? T(0) : r < T(0) ? T(0) : r > T(1) ? T(1) : r;
-    if constexpr (std::is_same_v<T, float>)
-        if (std::isnan(r)) return 0x7FFFFFFFu;
-    return put<T>(r);
-}
-
-template <class T, bool Ftz> T in(uint64_t v) {
-    T x = get<T>(v);
-    if constexpr (Ftz) x = flush(x);
-    return x;
-}
 
 struct FAdd { template <class T> static T apply(T a, T b) { return a + b; } };
 struct FSub { template <class T> static T apply(T a, T b) { return a - b; } };
@@ -54,7 +37,11 @@ void fbinary(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     uint64_t* d = w.row(inst.d);
     const uint64_t* a = c.src(w, inst.a);
     const uint64_t* b = c.src(w, inst.b);
-    for_lanes(m, [&](int l) { d[l] = finish<T, Ftz, Sat>(Op::apply(in<T, Ftz>(a[l]), in<T, Ftz>(b[l]))); });
+    RoundScope rs(inst.round);
+    for_lanes(m, [&](int l) {
+        T x = in<T, Ftz>(a[l]), y = in<T, Ftz>(b[l]);
+        d[l] = finish<T, Ftz, Sat>(flush_tiny<T, Ftz>(Op::apply(x, y), Op::apply(double(x), double(y))));
+    });
 }
 
 template <class T, bool Ftz, bool Sat>
@@ -63,19 +50,26 @@ void ffma(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     const uint64_t* a = c.src(w, inst.a);
     const uint64_t* b = c.src(w, inst.b);
     const uint64_t* cc = c.src(w, inst.c);
+    RoundScope rs(inst.round);
     for_lanes(m, [&](int l) {
-        d[l] = finish<T, Ftz, Sat>(std::fma(in<T, Ftz>(a[l]), in<T, Ftz>(b[l]), in<T, Ftz>(cc[l])));
+        T x = in<T, Ftz>(a[l]), y = in<T, Ftz>(b[l]), z = in<T, Ftz>(cc[l]);
+        d[l] = finish<T, Ftz, Sat>(flush_tiny<T, Ftz>(std::fma(x, y, z), std::fma(double(x), double(y), double(z))));
     });
 }
 
-// Sign manipulation is exact bit work, NaN included.
+// Sign manipulation is exact bit work; fp64 NaNs keep their payload.
 template <class T, bool Ftz, bool Negate>
 void fsign(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     uint64_t* d = w.row(inst.d);
     const uint64_t* a = c.src(w, inst.a);
     constexpr uint64_t sign = sizeof(T) == 4 ? 0x80000000ull : 0x8000000000000000ull;
     for_lanes(m, [&](int l) {
-        uint64_t x = put<T>(in<T, Ftz>(a[l]));
+        T v = in<T, Ftz>(a[l]);
+        if (std::is_same_v<T, float> && std::isnan(v)) {  // fp32 NaN results are canonical, here too
+            d[l] = kCanonicalNanF32;
+            return;
+        }
+        uint64_t x = put<T>(v);
         d[l] = Negate ? (x ^ sign) : (x & ~sign);
     });
 }
@@ -84,6 +78,7 @@ template <class T, bool Ftz>
 void fsqrt(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     uint64_t* d = w.row(inst.d);
     const uint64_t* a = c.src(w, inst.a);
+    RoundScope rs(inst.round);
     for_lanes(m, [&](int l) { d[l] = finish<T, Ftz, false>(std::sqrt(in<T, Ftz>(a[l]))); });
 }
 
@@ -91,6 +86,7 @@ template <class T, bool Ftz>
 void frcp(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     uint64_t* d = w.row(inst.d);
     const uint64_t* a = c.src(w, inst.a);
+    RoundScope rs(inst.round);
     for_lanes(m, [&](int l) { d[l] = finish<T, Ftz, false>(T(1) / in<T, Ftz>(a[l])); });
 }
 
@@ -150,53 +146,36 @@ void fmov(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     for_lanes(m, [&](int l) { d[l] = a[l] & mask; });
 }
 
-// Float to integer with an integer rounding mode; NaN gives 0 and out-of-range values saturate,
-// as cvt does on NVIDIA GPUs.
-enum IntRound : uint8_t { kRni, kRzi, kRmi, kRpi };
-
-template <class D, class S, int R, bool Ftz>
-void cvt_f2i(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
+// copysign d, a, b: the sign of a with the magnitude of b (NaN payloads kept).
+template <class T>
+void copysign_op(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     uint64_t* d = w.row(inst.d);
     const uint64_t* a = c.src(w, inst.a);
+    const uint64_t* b = c.src(w, inst.b);
+    constexpr uint64_t sign = sizeof(T) == 4 ? 0x80000000ull : 0x8000000000000000ull;
+    for_lanes(m, [&](int l) { d[l] = (a[l] & sign) | (b[l] & (sign - 1)); });
+}
+
+// testp: classify; zero counts as normal (PTX ISA).
+enum TestP : uint8_t { kFinite, kInfinite, kNumber, kNotANumber, kNormal, kSubnormal };
+template <class T>
+void testp(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
+    const uint64_t* a = c.src(w, inst.a);
+    LaneMask r = 0;
     for_lanes(m, [&](int l) {
-        S x = in<S, Ftz>(a[l]);
-        D r;
-        if (std::isnan(x)) {
-            // NaN gives 0, except from f64 or into a 64-bit integer, where it gives 1 << (bits - 1).
-            bool zero = std::is_same_v<S, float> && sizeof(D) < 8;
-            r = zero ? D(0) : D(std::make_unsigned_t<D>(1) << (sizeof(D) * 8 - 1));
-        } else {
-            S t = R == kRni ? std::nearbyint(x) : R == kRzi ? std::trunc(x) : R == kRmi ? std::floor(x) : std::ceil(x);
-            long double v = t;
-            if (v <= (long double)std::numeric_limits<D>::min()) r = std::numeric_limits<D>::min();
-            else if (v >= (long double)std::numeric_limits<D>::max()) r = std::numeric_limits<D>::max();
-            else r = D(v);
+        int k = std::fpclassify(get<T>(a[l]));
+        bool v = false;
+        switch (inst.aux) {
+        case kFinite: v = k != FP_INFINITE && k != FP_NAN; break;
+        case kInfinite: v = k == FP_INFINITE; break;
+        case kNumber: v = k != FP_NAN; break;
+        case kNotANumber: v = k == FP_NAN; break;
+        case kNormal: v = k == FP_NORMAL || k == FP_ZERO; break;
+        default: v = k == FP_SUBNORMAL; break;
         }
-        d[l] = put<D>(r);
+        if (v) r |= 1u << l;
     });
-}
-
-template <class D, class S, bool Ftz, bool Sat>
-void cvt_f2f(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
-    uint64_t* d = w.row(inst.d);
-    const uint64_t* a = c.src(w, inst.a);
-    for_lanes(m, [&](int l) {
-        S x = in<S, Ftz>(a[l]);
-        if constexpr (std::is_same_v<D, double> && std::is_same_v<S, float>)
-            if (std::isnan(x)) {  // widening keeps the payload, quieted
-                uint32_t b = uint32_t(a[l]) | 0x00400000u;
-                d[l] = (uint64_t(b >> 31) << 63) | (0x7FFull << 52) | (uint64_t(b & 0x7FFFFF) << 29);
-                return;
-            }
-        d[l] = finish<D, Ftz, Sat>(D(x));
-    });
-}
-
-template <class D, class S, bool Sat>
-void cvt_i2f(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
-    uint64_t* d = w.row(inst.d);
-    const uint64_t* a = c.src(w, inst.a);
-    for_lanes(m, [&](int l) { d[l] = finish<D, false, Sat>(D(get<S>(a[l]))); });
+    w.preds[inst.pd] = (w.preds[inst.pd] & ~m) | (r & m);
 }
 
 // ---- selection ----
@@ -253,112 +232,37 @@ ExecFn fsetp_fn(int cmp) {
     return nullptr;
 }
 
-int int_round(const OpSpec& s) {
-    if (s.has("rni")) return kRni;
-    if (s.has("rzi")) return kRzi;
-    if (s.has("rmi")) return kRmi;
-    if (s.has("rpi")) return kRpi;
-    return -1;
-}
-
-template <class D, class S, bool Ftz>
-ExecFn f2i_round(int r) {
-    switch (r) {
-    case kRni: return cvt_f2i<D, S, kRni, Ftz>;
-    case kRzi: return cvt_f2i<D, S, kRzi, Ftz>;
-    case kRmi: return cvt_f2i<D, S, kRmi, Ftz>;
-    case kRpi: return cvt_f2i<D, S, kRpi, Ftz>;
-    }
-    return nullptr;
-}
-
-template <class S, bool Ftz>
-ExecFn f2i_fn(const std::string& dt, int r) {
-    if (dt == "u8") return f2i_round<uint8_t, S, Ftz>(r);
-    if (dt == "s8") return f2i_round<int8_t, S, Ftz>(r);
-    if (dt == "u16") return f2i_round<uint16_t, S, Ftz>(r);
-    if (dt == "s16") return f2i_round<int16_t, S, Ftz>(r);
-    if (dt == "u32") return f2i_round<uint32_t, S, Ftz>(r);
-    if (dt == "s32") return f2i_round<int32_t, S, Ftz>(r);
-    if (dt == "u64") return f2i_round<uint64_t, S, Ftz>(r);
-    if (dt == "s64") return f2i_round<int64_t, S, Ftz>(r);
-    return nullptr;
-}
-
-template <class D, bool Sat>
-ExecFn i2f_fn(const std::string& st) {
-    if (st == "u8") return cvt_i2f<D, uint8_t, Sat>;
-    if (st == "s8") return cvt_i2f<D, int8_t, Sat>;
-    if (st == "u16") return cvt_i2f<D, uint16_t, Sat>;
-    if (st == "s16") return cvt_i2f<D, int16_t, Sat>;
-    if (st == "u32") return cvt_i2f<D, uint32_t, Sat>;
-    if (st == "s32") return cvt_i2f<D, int32_t, Sat>;
-    if (st == "u64") return cvt_i2f<D, uint64_t, Sat>;
-    if (st == "s64") return cvt_i2f<D, int64_t, Sat>;
-    return nullptr;
-}
-
-OpChoice select_cvt(const OpSpec& s) {
-    std::string dt = s.type(0), st = s.type(1);
-    if (!is_float(dt) && !is_float(st)) return {};
-    bool ftz = s.has("ftz"), sat = s.has("sat");
-    if (is_float(st) && !is_float(dt)) {  // float -> int
-        int r = int_round(s);
-        if (r < 0 || sat) return pick(nullptr, Layout::D_A, s);
-        ExecFn fn = st == "f32" ? (ftz ? f2i_fn<float, true>(dt, r) : f2i_fn<float, false>(dt, r))
-                                : (ftz ? nullptr : f2i_fn<double, false>(dt, r));
-        return pick(fn, Layout::D_A, s);
-    }
-    bool rn = s.has("rn");
-    bool other_round = s.has("rz") || s.has("rm") || s.has("rp") || s.has("rni") || s.has("rzi") ||
-                       s.has("rmi") || s.has("rpi");
-    if (other_round) return pick(nullptr, Layout::D_A, s);
-    if (!is_float(st)) {  // int -> float, round to nearest (the default the ISA requires to be named)
-        if (!rn || ftz) return pick(nullptr, Layout::D_A, s);
-        ExecFn fn = dt == "f32" ? (sat ? i2f_fn<float, true>(st) : i2f_fn<float, false>(st))
-                                : (sat ? nullptr : i2f_fn<double, false>(st));
-        return pick(fn, Layout::D_A, s);
-    }
-    if (dt == "f64" && st == "f32") return pick(ftz || sat ? nullptr : cvt_f2f<double, float, false, false>, Layout::D_A, s);
-    if (dt == "f32" && st == "f64") {
-        if (!rn) return pick(nullptr, Layout::D_A, s);
-        return pick(ftz ? (sat ? cvt_f2f<float, double, true, true> : cvt_f2f<float, double, true, false>)
-                        : (sat ? cvt_f2f<float, double, false, true> : cvt_f2f<float, double, false, false>),
-                    Layout::D_A, s);
-    }
-    return pick(nullptr, Layout::D_A, s);  // same-type cvt (rounding to integer) comes with the full ISA
-}
-
-} // namespace
-
-OpChoice select_float_op(const OpSpec& s) {
+OpChoice select_float_arith(const OpSpec& s, const std::string& t, bool ftz, bool sat, bool f32) {
     const std::string& op = s.opcode;
-    if (op == "cvt") return select_cvt(s);
-    const std::string t = s.type();
-    if (!is_float(t)) return {};
-    bool ftz = s.has("ftz"), sat = s.has("sat");
-    bool f32 = t == "f32";
-    // Only round-to-nearest forms for now; the directed roundings arrive with the full ISA work.
-    if (s.has("rz") || s.has("rm") || s.has("rp")) return pick(nullptr, Layout::None, s);
+    bool rounded = float_round(s) >= 0;
     if (op == "add") return pick(binary_fn<FAdd>(t, ftz, sat), Layout::D_A_B, s);
     if (op == "sub") return pick(binary_fn<FSub>(t, ftz, sat), Layout::D_A_B, s);
     if (op == "mul") return pick(binary_fn<FMul>(t, ftz, sat), Layout::D_A_B, s);
     if (op == "min") return pick(sat ? nullptr : binary_fn<FMin>(t, ftz, false), Layout::D_A_B, s);
     if (op == "max") return pick(sat ? nullptr : binary_fn<FMax>(t, ftz, false), Layout::D_A_B, s);
     if (op == "fma" || op == "mad") {
-        if (!s.has("rn") && !(op == "mad" && f32)) return pick(nullptr, Layout::D_A_B_C, s);
+        // mad.f32 without a rounding modifier is the sm_20 fused form (round to nearest).
+        if (!rounded && !(op == "mad" && f32)) return pick(nullptr, Layout::D_A_B_C, s);
         return pick(fma_fn(t, ftz, sat), Layout::D_A_B_C, s);
     }
-    if (op == "div") {
-        if (!s.has("rn")) return pick(nullptr, Layout::D_A_B, s);  // approx/full come with the SFU work
-        return pick(binary_fn<FDiv>(t, ftz, false), Layout::D_A_B, s);
-    }
+    if (op == "div" && rounded) return pick(binary_fn<FDiv>(t, ftz, false), Layout::D_A_B, s);
     if (op == "neg") return pick(f32 ? (ftz ? fsign<float, true, true> : fsign<float, false, true>) : fsign<double, false, true>, Layout::D_A, s);
     if (op == "abs") return pick(f32 ? (ftz ? fsign<float, true, false> : fsign<float, false, false>) : fsign<double, false, false>, Layout::D_A, s);
-    if (op == "sqrt" && s.has("rn")) return pick(f32 ? (ftz ? fsqrt<float, true> : fsqrt<float, false>) : fsqrt<double, false>, Layout::D_A, s);
-    if (op == "rcp" && s.has("rn")) return pick(f32 ? (ftz ? frcp<float, true> : frcp<float, false>) : frcp<double, false>, Layout::D_A, s);
+    if (op == "sqrt" && rounded) return pick(f32 ? (ftz ? fsqrt<float, true> : fsqrt<float, false>) : fsqrt<double, false>, Layout::D_A, s);
+    if (op == "rcp" && rounded) return pick(f32 ? (ftz ? frcp<float, true> : frcp<float, false>) : frcp<double, false>, Layout::D_A, s);
     if (op == "mov") return pick(f32 ? fmov<float> : fmov<double>, Layout::D_A, s);
     if (op == "selp") return pick(f32 ? fselp<float> : fselp<double>, Layout::D_A_B_PC, s);
+    if (op == "copysign") return pick(f32 ? copysign_op<float> : copysign_op<double>, Layout::D_A_B, s);
+    if (op == "testp") {
+        static const char* const kinds[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+        for (int k = 0; k < 6; ++k)
+            if (s.has(kinds[k])) {
+                OpChoice c = pick(f32 ? testp<float> : testp<double>, Layout::PD_A, s);
+                c.aux = uint8_t(k);
+                return c;
+            }
+        return pick(nullptr, Layout::PD_A, s);
+    }
     if (op == "setp") {
         int cmp = fcompare_code(s);
         ExecFn fn = f32 ? (ftz ? fsetp_fn<float, true>(cmp) : fsetp_fn<float, false>(cmp)) : fsetp_fn<double, false>(cmp);
@@ -367,6 +271,20 @@ OpChoice select_float_op(const OpSpec& s) {
         return c;
     }
     return {};
+}
+
+} // namespace
+
+OpChoice select_float_op(const OpSpec& s) {
+    const std::string& op = s.opcode;
+    const std::string t = s.type();
+    if (!is_float(t) || op == "cvt") return {};
+    bool ftz = s.has("ftz"), sat = s.has("sat");
+    bool f32 = t == "f32";
+    int round = float_round(s);
+    OpChoice c = select_float_arith(s, t, ftz, sat, f32);
+    c.round = uint8_t(round < 0 ? kRn : round);
+    return c;
 }
 
 } // namespace gpusim

@@ -81,7 +81,7 @@ struct Brev : Same { template <class T> static T apply(T a) {
         return T(r);
     } };
 
-// Division by zero gives all ones for the quotient and the dividend for the remainder, and the
+// Division by zero gives all ones for both quotient and remainder (measured on the H200), and the
 // one overflowing signed case (MIN / -1) wraps, as NVIDIA's integer division sequences do.
 struct Div : Same { template <class T> static T apply(T a, T b) {
         if (b == 0) return T(~U<T>(0));
@@ -89,7 +89,7 @@ struct Div : Same { template <class T> static T apply(T a, T b) {
         return a / b;
     } };
 struct Rem : Same { template <class T> static T apply(T a, T b) {
-        if (b == 0) return a;
+        if (b == 0) return T(~U<T>(0));
         if constexpr (std::is_signed_v<T>) if (b == T(-1)) return 0;
         return a % b;
     } };
@@ -178,13 +178,16 @@ bool compare(T a, T b) {
 } // namespace
 
 // Writes predicate results, combining with predicate c when setp names .and/.or/.xor.
+// With "p|q" the second destination (in.pb) gets the complement of the comparison, combined alike.
 void write_predicate(Warp& w, const Inst& in, LaneMask m, LaneMask result) {
-    if (in.aux != kNone) {
-        LaneMask pc = w.preds[in.pc];
-        if (in.pc_negated) pc = ~pc;
-        result = in.aux == kAnd ? (result & pc) : in.aux == kOr ? (result | pc) : (result ^ pc);
-    }
-    w.preds[in.pd] = (w.preds[in.pd] & ~m) | (result & m);
+    LaneMask pc = in.aux != kNone ? (in.pc_negated ? ~w.preds[in.pc] : w.preds[in.pc]) : 0;
+    auto combine = [&](LaneMask t) {
+        if (in.aux == kNone) return t;
+        return in.aux == kAnd ? (t & pc) : in.aux == kOr ? (t | pc) : (t ^ pc);
+    };
+    LaneMask p = combine(result), q = combine(~result);
+    w.preds[in.pd] = (w.preds[in.pd] & ~m) | (p & m);
+    if (in.pb >= 0) w.preds[in.pb] = (w.preds[in.pb] & ~m) | (q & m);
 }
 
 namespace {
@@ -230,7 +233,7 @@ void cvt_int(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         } else {
             r = D(x);
         }
-        d[l] = put<D>(r);
+        d[l] = extend_to_register(put<D>(r), sizeof(D), std::is_signed_v<D>, in.width);
     });
 }
 

@@ -179,6 +179,17 @@ T atom_apply(T old, T b, T c) {
     else return (old == 0 || old > b) ? b : T(old - 1);                     // kDec
 }
 
+// atom.add.f32 flushes subnormal inputs and results in global memory but not in shared memory
+// (PTX ISA, measured on the H200).
+template <class T, int Op, MemSpace S>
+bool flushes(uint64_t addr) {
+    if constexpr (Op != kAdd || !std::is_same_v<T, float>) return false;
+    else if constexpr (S == MemSpace::Generic) return !memory_map::in_shared_window(addr);
+    else return S == MemSpace::Global;
+}
+float canonical_nan() { return get<float>(0x7FFFFFFFu); }
+float flush_subnormal(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+
 template <class T, int Op, MemSpace S>
 void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const uint64_t* b = c.src(w, in.b);
@@ -186,7 +197,15 @@ void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     for_lanes(m, [&](int l) {
         uint64_t addr = address(c, w, in, l);
         T old = load_elem<T, S>(c, w, l, addr);
-        T res = atom_apply<T, Op>(old, get<T>(b[l]), cc ? get<T>(cc[l]) : T(0));
+        T res;
+        if constexpr (std::is_floating_point_v<T>) {
+            if (flushes<T, Op, S>(addr)) res = T(flush_subnormal(flush_subnormal(float(old)) + flush_subnormal(float(get<T>(b[l])))));
+            else res = atom_apply<T, Op>(old, get<T>(b[l]), T(0));
+            if constexpr (std::is_same_v<T, float>)
+                if (std::isnan(res)) res = canonical_nan();  // fp32 NaN results are canonical
+        } else {
+            res = atom_apply<T, Op>(old, get<T>(b[l]), cc ? get<T>(cc[l]) : T(0));
+        }
         store_elem<T, S>(c, w, l, addr, res);
         if (in.d != kNoRow) w.row(in.d)[l] = put<T>(old);
     });
@@ -277,10 +296,35 @@ ExecFn atom_fn(const OpSpec& s, const std::string& t, MemSpace sp) {
     if (s.has("or")) return atom_typed<kOr>(t, sp);
     if (s.has("xor")) return atom_typed<kXor>(t, sp);
     if (s.has("exch")) return atom_typed<kExch>(t, sp);
-    if (s.has("cas")) return atom_typed<kCas>(t, sp);
+    if (s.has("cas")) return (t == "b16" || t == "u16") ? by_space<AtomK<uint16_t, kCas>::template K>(sp) : atom_typed<kCas>(t, sp);
     if (s.has("inc")) return t == "u32" ? atom_typed<kInc>(t, sp) : nullptr;
     if (s.has("dec")) return t == "u32" ? atom_typed<kDec>(t, sp) : nullptr;
     return nullptr;
+}
+
+// isspacep.space p, a: whether generic address a falls in that space's window.
+template <MemSpace Sp>
+void isspacep(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    const uint64_t* a = c.src(w, in.a);
+    LaneMask r = 0;
+    for_lanes(m, [&](int l) {
+        bool shared = memory_map::in_shared_window(a[l]), local = memory_map::in_local_window(a[l]);
+        bool v = Sp == MemSpace::Shared ? shared : Sp == MemSpace::Local ? local : (!shared && !local);
+        if (v) r |= 1u << l;
+    });
+    w.preds[in.pd] = (w.preds[in.pd] & ~m) | (r & m);
+}
+
+OpChoice select_isspacep(const OpSpec& s) {
+    OpChoice c;
+    c.layout = Layout::PD_A;
+    MemSpace sp = space_of(s);
+    // .const and .param addresses are part of the global window in this model.
+    if (sp == MemSpace::Shared) c.fn = isspacep<MemSpace::Shared>;
+    else if (sp == MemSpace::Local) c.fn = isspacep<MemSpace::Local>;
+    else if (sp == MemSpace::Global || sp == MemSpace::Const) c.fn = isspacep<MemSpace::Global>;
+    else c.error = "unsupported instruction '" + s.full_name() + "'";
+    return c;
 }
 
 uint8_t vector_count(const OpSpec& s) {
@@ -305,14 +349,16 @@ const char* mem_space_name(MemSpace s) {
 
 OpChoice select_memory_op(const OpSpec& s) {
     const std::string& op = s.opcode;
+    if (op == "isspacep") return select_isspacep(s);
     if (op != "ld" && op != "st" && op != "atom" && op != "red" && op != "cvta") return {};
     OpChoice c;
     c.space = space_of(s);
     std::string t = s.type();
     c.width = uint8_t(t == "pred" ? 0 : (t.find("64") != std::string::npos) ? 8 : (t.find("32") != std::string::npos) ? 4
                                     : (t.find("16") != std::string::npos) ? 2 : 1);
-    bool unsupported_qualifier = s.has("relaxed") || s.has("acquire") || s.has("release") ||
-                                 s.has("mmio") || s.has("sys") || s.has("gpu") || s.has("cta");
+    // Every access completes in program order in one global order, so memory-order semantics and
+    // scopes (.relaxed .acquire .release .acq_rel, .cta .gpu .sys) need no action; .mmio is refused.
+    bool unsupported_qualifier = s.has("mmio");
     if (op == "cvta") {
         c.layout = Layout::D_A;
         c.width = uint8_t(t == "u32" ? 4 : 8);

@@ -15,11 +15,33 @@ void bra(ExecContext&, Warp& w, const Inst& in, LaneMask m) {
 void exit_op(ExecContext&, Warp& w, const Inst&, LaneMask m) { simt::exit_lanes(w, m); }
 
 // The warp stops issuing until the CTA's barrier releases it (the SM counts arrivals).
+void barrier_wait(ExecContext& c, Warp& w, const Inst& in, LaneMask m, Warp::BarrierOp op) {
+    w.state = Warp::State::AtBarrier;
+    w.barrier_op = op;
+    w.barrier_id = uint32_t(c.src(w, in.a)[__builtin_ctz(m)]);
+    w.barrier_count = in.b == kNoRow ? 0 : uint32_t(c.src(w, in.b)[__builtin_ctz(m)]);
+    w.barrier_lanes = m;
+}
+
 void bar_sync(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     if (m == 0) return;  // guard false in every lane: the warp does not take part
-    w.state = Warp::State::AtBarrier;
-    w.barrier_id = uint32_t(c.src(w, in.a)[__builtin_ctz(w.active)]);
-    w.barrier_count = in.b == kNoRow ? 0 : uint32_t(c.src(w, in.b)[__builtin_ctz(w.active)]);
+    barrier_wait(c, w, in, m, Warp::BarrierOp::Sync);
+}
+
+// bar.arrive counts the warp's arrival and lets it go on at once (the SM sets it ready again).
+void bar_arrive(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    if (m == 0) return;
+    barrier_wait(c, w, in, m, Warp::BarrierOp::Arrive);
+}
+
+// bar.red waits like bar.sync; the SM combines the predicates of every participating thread and
+// writes the result to each waiting thread when the barrier opens.
+void bar_red(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    if (m == 0) return;
+    barrier_wait(c, w, in, m, Warp::BarrierOp(in.aux));
+    w.barrier_pred = (in.pc_negated ? ~w.preds[in.pc] : w.preds[in.pc]) & m;
+    w.barrier_dest = in.d;
+    w.barrier_dest_pred = in.pd;
 }
 
 // Fences order memory for other observers; in this model every access completes in program order
@@ -62,8 +84,22 @@ OpChoice select_control_op(const OpSpec& s) {
     const std::string& op = s.opcode;
     if (op == "bra") { c.fn = bra; c.layout = Layout::Branch; }
     else if (op == "ret" || op == "exit") { c.fn = exit_op; c.layout = Layout::None; }
-    else if ((op == "bar" || op == "barrier") && (s.has("sync") || (op == "barrier" && s.mods.empty()))) {
-        if (s.has("red") || s.has("arrive") || s.has("warp")) { c.error = "unsupported instruction '" + s.full_name() + "'"; return c; }
+    else if ((op == "bar" || op == "barrier") && s.has("warp")) {
+        // bar.warp.sync: the model runs a warp as one unit, so its threads are always together.
+        c.fn = fence;
+        c.layout = Layout::Barrier;
+    } else if ((op == "bar" || op == "barrier") && s.has("red")) {
+        std::string t = s.type();
+        if (s.has("popc") && t == "u32") c.aux = uint8_t(Warp::BarrierOp::RedPopc);
+        else if (s.has("and") && t == "pred") c.aux = uint8_t(Warp::BarrierOp::RedAnd);
+        else if (s.has("or") && t == "pred") c.aux = uint8_t(Warp::BarrierOp::RedOr);
+        else { c.error = "unsupported instruction '" + s.full_name() + "': expected bar.red.popc.u32 or bar.red.{and,or}.pred"; return c; }
+        c.fn = bar_red;
+        c.layout = Layout::BarrierRed;
+    } else if ((op == "bar" || op == "barrier") && s.has("arrive")) {
+        c.fn = bar_arrive;
+        c.layout = Layout::Barrier;
+    } else if ((op == "bar" || op == "barrier") && (s.has("sync") || (op == "barrier" && s.mods.empty()))) {
         c.fn = bar_sync;
         c.layout = Layout::Barrier;
     } else if (op == "membar" || op == "fence") { c.fn = fence; c.layout = Layout::None; }

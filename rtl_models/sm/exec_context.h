@@ -80,4 +80,14 @@ inline uint64_t put(T x) {
     }
 }
 
+// A signed result narrower than its destination register is sign-extended to the register's
+// width (`reg_bytes`, 0 when unknown); unsigned results are zero-extended.
+inline uint64_t extend_to_register(uint64_t v, unsigned type_bytes, bool is_signed, unsigned reg_bytes) {
+    if (!is_signed || type_bytes >= 8 || reg_bytes <= type_bytes) return v;
+    unsigned bits = type_bytes * 8;
+    uint64_t x = v & ((uint64_t(1) << bits) - 1);
+    if ((x >> (bits - 1)) & 1) x |= ~((uint64_t(1) << bits) - 1);
+    return reg_bytes >= 8 ? x : x & ((uint64_t(1) << (reg_bytes * 8)) - 1);
+}
+
 } // namespace gpusim

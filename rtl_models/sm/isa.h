@@ -41,7 +41,9 @@ struct Inst {
     uint8_t vec_count = 0;       // elements of a vector access (0: scalar)
     MemSpace space = MemSpace::Generic;
     uint8_t aux = 0;             // instruction-specific selector (compare op, sreg id, ...)
-    int64_t offset = 0;          // memory address offset
+    uint8_t round = 0;           // float rounding: 0 .rn, 1 .rz, 2 .rm, 3 .rp (see alu/rounding.h)
+    int64_t offset = 0;          // memory address offset; for other units their encoding (cvt_ops.cpp,
+                                 // the packed video::Code of rtl_models/video/video_code.h)
     uint32_t target = 0;         // branch target instruction
     uint32_t reconv = 0;         // reconvergence point of a branch
     uint32_t source_line = 0;    // PTX line, for fault reports

@@ -27,7 +27,9 @@ std::string OpSpec::full_name() const {
 }
 
 OpChoice select_op(const OpSpec& s) {
-    for (auto sel : {select_control_op, select_memory_op, select_int_op, select_float_op}) {
+    // The video and bit units come before the integer unit, which refuses every .sat form it does not know.
+    for (auto sel : {select_control_op, select_warp_op, select_memory_op, select_video_op, select_bit_op,
+                     select_int_op, select_cvt_op, select_float_op, select_sfu_op}) {
         OpChoice c = sel(s);
         if (c.fn || !c.error.empty()) return c;
     }

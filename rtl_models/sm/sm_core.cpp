@@ -18,7 +18,12 @@ uint32_t SmCore::occupancy_limit(const SmConfig& cfg, const LaunchInfo& l) {
     uint32_t limit = cfg.max_ctas;
     limit = std::min(limit, cfg.max_warps / std::max(warps, 1u));
     limit = std::min(limit, cfg.max_threads / std::max(l.threads_per_cta(), 1u));
-    uint32_t regs = std::min(l.kernel->regs_per_thread, cfg.max_regs_per_thread) * warps * kWarpSize;
+    // The PTX estimate counts virtual registers, far more than ptxas allocates; like a kernel built
+    // with launch bounds, one block always fits (the compiler would spill instead).
+    uint32_t per_thread = std::min(l.kernel->regs_per_thread, cfg.max_regs_per_thread);
+    uint32_t threads = warps * kWarpSize;
+    if (threads && uint64_t(per_thread) * threads > cfg.registers) per_thread = cfg.registers / threads;
+    uint32_t regs = per_thread * threads;
     if (regs) limit = std::min(limit, cfg.registers / regs);
     if (uint32_t sh = l.shared_per_cta()) limit = std::min(limit, cfg.shared_bytes / sh);
     return limit;
@@ -183,11 +188,15 @@ uint64_t SmCore::step(uint64_t budget) {
 
 void SmCore::arrive(Warp& w) {
     Cta& cta = m_ctas[w.cta_slot];
-    Barrier& b = cta.barriers[w.barrier_id & 15];
+    uint32_t id = w.barrier_id & 15;
+    Barrier& b = cta.barriers[id];
     ++m_stats.barrier_waits;
     ++b.warps;
     b.expected = w.barrier_count ? (w.barrier_count + kWarpSize - 1) / kWarpSize : 0;
-    release_barrier(cta, w.barrier_id & 15);
+    b.popc += lane_count(w.barrier_pred);
+    b.threads += lane_count(w.barrier_lanes);
+    if (w.barrier_op == Warp::BarrierOp::Arrive) w.state = Warp::State::Ready;
+    release_barrier(cta, id);
 }
 
 // A barrier opens when every live warp (or the named thread count) has arrived.
@@ -197,9 +206,30 @@ void SmCore::release_barrier(Cta& cta, uint32_t id) {
     if (b.warps == 0 || b.warps < want) return;
     for (uint32_t k = 0; k < cta.num_warps; ++k) {
         Warp& w = m_warps[cta.first_warp + k];
-        if (w.state == Warp::State::AtBarrier && (w.barrier_id & 15) == id) w.state = Warp::State::Ready;
+        if (w.state != Warp::State::AtBarrier || (w.barrier_id & 15) != id) continue;
+        w.state = Warp::State::Ready;
+        deliver_reduction(w, b);
     }
     b = Barrier{};
+}
+
+// bar.red results reach every thread that waited: the count of true predicates, or whether all or
+// any of the participating threads had a true predicate.
+void SmCore::deliver_reduction(Warp& w, const Barrier& b) {
+    LaneMask m = w.barrier_lanes;
+    switch (w.barrier_op) {
+    case Warp::BarrierOp::RedPopc:
+        if (w.barrier_dest != kNoRow) for_lanes(m, [&](int l) { w.row(w.barrier_dest)[l] = b.popc; });
+        break;
+    case Warp::BarrierOp::RedAnd:
+    case Warp::BarrierOp::RedOr: {
+        bool r = w.barrier_op == Warp::BarrierOp::RedAnd ? b.popc == b.threads : b.popc != 0;
+        w.preds[w.barrier_dest_pred] = (w.preds[w.barrier_dest_pred] & ~m) | (r ? m : 0);
+        break;
+    }
+    default: break;
+    }
+    w.barrier_pred = 0;
 }
 
 void SmCore::retire_warp(Warp& w) {

@@ -54,6 +54,8 @@ private:
     struct Barrier {
         uint32_t warps = 0;
         uint32_t expected = 0;
+        uint32_t popc = 0;        // bar.red: threads whose predicate is true
+        uint32_t threads = 0;     // bar.red: threads that took part
     };
     struct Cta {
         bool in_use = false;
@@ -85,6 +87,7 @@ private:
     uint64_t run_warp(Warp& w, uint64_t budget);
     void arrive(Warp& w);
     void release_barrier(Cta& cta, uint32_t id);
+    void deliver_reduction(Warp& w, const Barrier& b);
     void retire_warp(Warp& w);
     void check_deadlock() const;
     [[noreturn]] void raise_fault(const Warp& w, const AccessFault& f) const;

@@ -28,6 +28,7 @@ struct Warp {
     uint32_t rpc = UINT32_MAX;
     LaneMask active = 0;
     LaneMask exited = 0;
+    LaneMask carry = 0;              // CC.CF of each lane, for add.cc/addc and friends
     std::vector<SimtEntry> stack;
 
     State state = State::Ready;
@@ -35,6 +36,13 @@ struct Warp {
     uint32_t warp_in_cta = 0;
     uint32_t barrier_id = 0;         // barrier the warp waits on when AtBarrier
     uint32_t barrier_count = 0;      // thread count named by bar.sync, 0 for all threads
+    // What the barrier instruction asks for: wait (sync), only count (arrive), or a reduction over
+    // the predicate `barrier_pred` of the lanes `barrier_lanes`, written to `barrier_dest`.
+    enum class BarrierOp : uint8_t { Sync, Arrive, RedPopc, RedAnd, RedOr } barrier_op = BarrierOp::Sync;
+    LaneMask barrier_lanes = 0;
+    LaneMask barrier_pred = 0;
+    Row barrier_dest = kNoRow;       // bar.red.popc destination row
+    int16_t barrier_dest_pred = -1;  // bar.red.and/or destination predicate
 
     uint64_t* row(Row r) { return regs.data() + size_t(r) * kWarpSize; }
 };

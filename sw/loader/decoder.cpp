@@ -6,6 +6,7 @@
 #include "loader/loader.h"
 #include "sm/op_select.h"
 #include "sm/simt_stack.h"
+#include "video/video_code.h"
 
 namespace gpusim {
 int time_register(const std::string& name);
@@ -306,10 +307,15 @@ private:
                 return in;
             }
         }
+        if (pi.opcode == "mov" && pi.ops.size() == 2 &&
+            (pi.ops[0].kind == Operand::Kind::Vector || pi.ops[1].kind == Operand::Kind::Vector))
+            return decode_vector_mov(pi, in);
         OpChoice c = select_op(spec);
         if (!c.fn) fail(pi.loc, c.error.empty() ? "unsupported instruction '" + pi.full_name() + "'" : c.error);
         in.fn = c.fn;
         in.aux = c.aux;
+        in.round = c.round;
+        in.offset = int64_t(c.code);  // a unit's own encoding (cvt, video); memory addresses replace it
         in.width = c.width;
         in.vec_count = c.vec_count;
         in.space = c.space;
@@ -318,7 +324,13 @@ private:
         const auto& ops = pi.ops;
         switch (c.layout) {
         case Layout::None: need(pi, 0, 0); break;
-        case Layout::D_A: need(pi, 2, 2); in.d = dest(ops[0]); in.a = source(ops[1], src_type); break;
+        case Layout::D_A:
+            need(pi, 2, 2);
+            in.d = dest(ops[0]);
+            in.a = source(ops[1], src_type);
+            // cvt sign-extends a narrow signed result to the width of its destination register.
+            if (pi.opcode == "cvt" && ops[0].kind == Operand::Kind::Reg) in.width = uint8_t(m_fn.regs[ops[0].reg].bits / 8);
+            break;
         case Layout::D_A_B:
             need(pi, 3, 3);
             in.d = dest(ops[0]);
@@ -336,6 +348,16 @@ private:
             if (pi.opcode == "bfe") in.b = source(ops[2], "u32");
             break;
         }
+        case Layout::D_A_B_C_E: {
+            need(pi, 5, 5);
+            std::string pos_type = pi.opcode == "bfi" ? "u32" : type;
+            in.d = dest(ops[0]);
+            in.a = source(ops[1], type);
+            in.b = source(ops[2], type);
+            in.c = source(ops[3], pos_type);
+            in.vec[0] = source(ops[4], pos_type);
+            break;
+        }
         case Layout::D_A_B_PC:
             need(pi, 4, 4);
             in.d = dest(ops[0]); in.a = source(ops[1], type); in.b = source(ops[2], type);
@@ -343,8 +365,19 @@ private:
             break;
         case Layout::PD_A_B:
             need(pi, c.aux ? 4 : 3, c.aux ? 4 : 3);
-            in.pd = pred(ops[0]); in.a = source(ops[1], type); in.b = source(ops[2], type);
+            if (ops[0].kind == Operand::Kind::Pair) {  // setp p|q: q receives the complement
+                in.pd = pred(ops[0].elems[0]);
+                in.pb = pred(ops[0].elems[1]);
+            } else {
+                in.pd = pred(ops[0]);
+            }
+            in.a = source(ops[1], type); in.b = source(ops[2], type);
             if (c.aux) in.pc = pred(ops[3], &in.pc_negated);
+            break;
+        case Layout::PD_A:
+            need(pi, 2, 2);
+            in.pd = pred(ops[0]);
+            in.a = source(ops[1], type);
             break;
         case Layout::PD_PA_PB:
             need(pi, 3, 3);
@@ -387,12 +420,85 @@ private:
             break;
         }
         case Layout::Barrier:
-            need(pi, 1, 2);
+            need(pi, spec.has("arrive") ? 2 : 1, 2);
             in.a = source(ops[0], "u32");
             if (ops.size() == 2) in.b = source(ops[1], "u32");
             break;
+        case Layout::BarrierRed:
+            need(pi, 3, 4);
+            if (type == "pred") in.pd = pred(ops[0]); else in.d = dest(ops[0]);
+            in.a = source(ops[1], "u32");
+            if (ops.size() == 4) in.b = source(ops[2], "u32");
+            in.pc = pred(ops.back(), &in.pc_negated);
+            break;
+        case Layout::D: need(pi, 1, 1); in.d = dest(ops[0]); break;
+        case Layout::Vote:
+            need(pi, 2, 3);
+            if (type == "pred") in.pd = pred(ops[0]); else in.d = dest(ops[0]);
+            in.pa = pred(ops[1], &in.pa_negated);
+            if (ops.size() == 3) in.b = source(ops[2], "b32");
+            break;
+        case Layout::Shfl:
+            need(pi, 4, 5);
+            value_and_pred(ops[0], in);
+            in.a = source(ops[1], "b32");
+            in.b = source(ops[2], "b32");
+            in.c = source(ops[3], "b32");
+            if (ops.size() == 5) in.vec[0] = source(ops[4], "b32");  // member mask: see warp_ops.cpp
+            break;
+        case Layout::Match:
+            need(pi, 3, 3);
+            value_and_pred(ops[0], in);
+            in.a = source(ops[1], type);
+            in.b = source(ops[2], "b32");
+            break;
+        case Layout::Video: video_operands(pi, c.code, in); break;
         }
         return in;
+    }
+
+    // d{.sel}, {-}a{.sel}, {-}b{.sel} [, {-}c]: the selectors and negations complete the video
+    // unit's encoding, which travels in Inst::offset.
+    void video_operands(const ptx::Instruction& pi, uint64_t code, Inst& in) {
+        const auto& ops = pi.ops;
+        need(pi, 3, 4);
+        for (size_t k = 0; k < ops.size(); ++k) {
+            std::string error = video::add_operand(code, int(k), ops[k].selector, ops[k].minus);
+            if (!error.empty()) fail(ops[k].loc, error);
+        }
+        const int count = video::operand_count(code);
+        need(pi, size_t(count), size_t(count));
+        if (ops[0].kind != Operand::Kind::Reg) fail(ops[0].loc, "expected a destination register");
+        in.d = dest(ops[0]);
+        in.a = source(ops[1], "u32");
+        in.b = source(ops[2], "u32");
+        if (count == 4) in.c = source(ops[3], "u32");
+        in.offset = int64_t(code);
+    }
+
+    // mov.b64 d, {lo, hi} packs elements into one register; mov.b64 {lo, hi}, a unpacks (also
+    // .b32 from two halves and .b64 from four); the first element is the least significant.
+    Inst decode_vector_mov(const ptx::Instruction& pi, Inst& in) {
+        std::string type = OpSpec{pi.opcode, pi.mods}.type();
+        unsigned bits = type == "b64" || type == "u64" || type == "s64" ? 64 : type == "b32" || type == "u32" || type == "s32" ? 32 : 0;
+        bool pack = pi.ops[1].kind == Operand::Kind::Vector;
+        const Operand& v = pack ? pi.ops[1] : pi.ops[0];
+        size_t n = v.elems.size();
+        if (!bits || (n != 2 && n != 4) || bits / n < 16) fail(pi.loc, fmt::format("'{}' cannot split into {} elements", pi.full_name(), n));
+        in.vec_count = uint8_t(n);
+        in.width = uint8_t(bits / n);
+        std::string elem_type = "b" + std::to_string(in.width);
+        for (size_t e = 0; e < n; ++e) in.vec[e] = pack ? source(v.elems[e], elem_type) : dest(v.elems[e]);
+        if (pack) in.d = dest(pi.ops[0]); else in.a = source(pi.ops[1], type);
+        in.fn = vector_mov_fn(pack);
+        return in;
+    }
+
+    // "d" or "d|p": a value destination and an optional predicate destination.
+    void value_and_pred(const Operand& o, Inst& in) {
+        if (o.kind != Operand::Kind::Pair) { in.d = dest(o); return; }
+        in.d = dest(o.elems[0]);
+        in.pd = pred(o.elems[1]);
     }
 
     // A predicate register that always holds `value` (allocated once per kernel).

@@ -27,6 +27,15 @@ struct Variable {
     bool is_extern = false;
     bool is_visible = false;
     std::vector<uint8_t> init;   // initializer bytes; empty means zero-filled
+    // Initializer elements that hold the address of a symbol ("p = table+8", "generic(x)"), patched
+    // into `init` once addresses are known.
+    struct AddressInit {
+        uint64_t offset = 0;     // byte offset in init
+        std::string symbol;
+        int64_t addend = 0;
+        SourceLoc loc;
+    };
+    std::vector<AddressInit> address_inits;
     SourceLoc loc;
 
     uint64_t size_bytes() const { return uint64_t(elem_size) * count; }
@@ -47,13 +56,15 @@ struct SymbolRef {
 };
 
 struct Operand {
-    enum class Kind { Reg, Imm, Sreg, Symbol, Label, Address, Vector, Sink };
+    enum class Kind { Reg, Imm, Sreg, Symbol, Label, Address, Vector, Pair, Sink };
     enum class ImmKind { Int, F32Bits, F64Bits, Double };
 
     Kind kind = Kind::Imm;
     SourceLoc loc;
     int reg = -1;                // Reg, or the base register of an Address
     bool negate = false;         // "!%p"
+    bool minus = false;          // "-%r1": a negated register (vmad sources)
+    std::string selector;        // video selector after a register, without the dot: "b0", "h10", "b3210"
     ImmKind imm_kind = ImmKind::Int;
     uint64_t imm_bits = 0;       // Int (two's complement), F32Bits, F64Bits
     double imm_double = 0;       // Double
@@ -61,7 +72,7 @@ struct Operand {
     SymbolRef sym;               // Symbol, or the base symbol of an Address
     int64_t offset = 0;          // Symbol+offset, Address offset
     int target = -1;             // Label: instruction index in the function body
-    std::vector<Operand> elems;  // Vector ("{a, b}") and parenthesized call lists
+    std::vector<Operand> elems;  // Vector ("{a, b}"), parenthesized call lists, Pair ("d|p")
 };
 
 struct Instruction {

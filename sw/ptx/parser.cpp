@@ -22,6 +22,16 @@ bool is_special_register(const std::string& base) {
     return false;
 }
 
+bool is_video_opcode(const std::string& op) {
+    static const char* const names[] = {
+        "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad", "vset",
+        "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
+        "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4"};
+    for (const char* n : names)
+        if (op == n) return true;
+    return false;
+}
+
 // Names visible in one { } scope of a function body.
 struct Scope {
     std::map<std::string, int> regs;
@@ -213,11 +223,31 @@ private:
             bits = float_bits(t, v.elem_size == 4);
             if (negative) bits ^= (v.elem_size == 4 ? 0x80000000ull : 0x8000000000000000ull);
         } else if (t.kind == Tok::Ident) {
-            fail(t.loc, fmt::format("initializer '{}' names a symbol; address initializers are not supported yet", t.text));
+            address_init(v, negative, t);
+            return;
         } else {
             fail(t.loc, fmt::format("expected an initializer value but found {}", describe(t)));
         }
         for (uint32_t b = 0; b < v.elem_size; ++b) v.init.push_back(static_cast<uint8_t>(bits >> (8 * b)));
+    }
+
+    // "sym", "sym+N", "generic(sym)" or "generic(sym)+N": the generic and global addresses of a
+    // module variable are the same in this model, so both forms hold the variable's address.
+    void address_init(Variable& v, bool negative, const Token& t) {
+        if (negative) fail(t.loc, "an address initializer cannot be negated");
+        if (v.elem_size != 8) fail(t.loc, fmt::format("address initializer '{}' needs a 64-bit element", t.text));
+        Variable::AddressInit a;
+        a.loc = t.loc;
+        a.offset = v.init.size();
+        a.symbol = t.text;
+        if (t.text == "generic") {
+            expect_punct("(");
+            a.symbol = expect_ident("a symbol").text;
+            expect_punct(")");
+        }
+        if (accept_punct("+")) a.addend = int64_t(parse_uint(take()));
+        v.address_inits.push_back(a);
+        v.init.resize(v.init.size() + 8, 0);
     }
 
     void initializer(Variable& v) {
@@ -459,9 +489,10 @@ private:
         }
         int inst_index = static_cast<int>(m_fn->body.size());
         if (!is_punct(";")) {
-            do in.ops.push_back(operand()); while (accept_punct(","));
+            do in.ops.push_back(paired_operand()); while (accept_punct(","));
         }
         expect_punct(";");
+        check_operand_suffixes(in);
         for (size_t k = 0; k < in.ops.size(); ++k) {
             if (in.ops[k].kind == Operand::Kind::Label) m_scopes.back().pending.emplace_back(inst_index, int(k));
             for (size_t e = 0; e < in.ops[k].elems.size(); ++e)
@@ -469,6 +500,18 @@ private:
                     m_scopes.back().pending.emplace_back(inst_index, int((k + 1) * 1000 + e));
         }
         m_fn->body.push_back(std::move(in));
+    }
+
+    // "d|p": a value destination with its predicate companion (setp, shfl, match.all).
+    Operand paired_operand() {
+        Operand first = operand();
+        if (!accept_punct("|")) return first;
+        Operand pair;
+        pair.kind = Operand::Kind::Pair;
+        pair.loc = first.loc;
+        pair.elems.push_back(std::move(first));
+        pair.elems.push_back(operand());
+        return pair;
     }
 
     Operand operand() {
@@ -506,11 +549,17 @@ private:
             else { o.imm_kind = Operand::ImmKind::Double; o.imm_double = neg ? -std::stod(f.text) : std::stod(f.text); }
             return o;
         }
-        if (neg) fail(t.loc, "'-' must be followed by a number");
+        if (neg && !(t.kind == Tok::Ident && lookup_reg(t.text) >= 0)) fail(t.loc, "'-' must be followed by a number or a register");
         Token name = expect_ident("an operand");
         if (name.text == "_") { o.kind = Operand::Kind::Sink; return o; }
         int reg = lookup_reg(name.text);
-        if (reg >= 0) { o.kind = Operand::Kind::Reg; o.reg = reg; return o; }
+        if (reg >= 0) {
+            o.kind = Operand::Kind::Reg;
+            o.reg = reg;
+            o.minus = neg;
+            if (cur().kind == Tok::Dot) video_selector(o);
+            return o;
+        }
         if (name.text[0] == '%') {
             if (!is_special_register(name.text)) fail(name.loc, fmt::format("undeclared register '{}'", name.text));
             o.kind = Operand::Kind::Sreg;
@@ -524,6 +573,37 @@ private:
         o.kind = Operand::Kind::Symbol;
         if (is_punct("+")) { take(); o.offset = signed_offset(); }
         return o;
+    }
+
+    // A video selector after a register: .b and up to 4 byte digits 0-7 (a SIMD source picks 4 of
+    // the 8 bytes of a and b), or .h and up to 2 half-word digits 0-3, e.g. ".b0", ".h1", ".h10",
+    // ".b3210". Which forms an instruction accepts is the loader's check.
+    void video_selector(Operand& o) {
+        Token s = take();
+        const std::string text = s.text.substr(1);
+        const char letter = text.empty() ? '\0' : text[0];
+        const size_t max_digits = letter == 'b' ? 4 : 2;
+        const char max_digit = letter == 'b' ? '7' : '3';
+        bool ok = (letter == 'b' || letter == 'h') && text.size() >= 2 && text.size() <= max_digits + 1;
+        for (size_t k = 1; ok && k < text.size(); ++k) ok = text[k] >= '0' && text[k] <= max_digit;
+        if (!ok) fail(s.loc, fmt::format("'{}' is not an operand selector", s.text));
+        o.selector = text;
+    }
+
+    // Selectors ("%r1.b0") belong to the d, a and b operands of video instructions, and negated
+    // registers ("-%r1") to the sources of vmad.
+    void check_operand_suffixes(const Instruction& in) const {
+        for (size_t k = 0; k < in.ops.size(); ++k) {
+            const Operand& o = in.ops[k];
+            for (const Operand& e : o.elems)
+                if (!e.selector.empty() || e.minus) fail(e.loc, "a selector or '-' is only allowed on a plain register operand");
+            if (!o.selector.empty() && !is_video_opcode(in.opcode))
+                fail(o.loc, fmt::format("operand selector '.{}' is only allowed on video instructions", o.selector));
+            if (!o.selector.empty() && k > 2)
+                fail(o.loc, fmt::format("operand selector '.{}' is only allowed on d, a and b", o.selector));
+            if (o.minus && (in.opcode != "vmad" || k == 0))
+                fail(o.loc, "'-' before a register is only allowed on the sources of vmad");
+        }
     }
 
     int64_t signed_offset() {

@@ -285,6 +285,7 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m) {
             if (!diff.empty()) {
                 out.passed = false;
                 out.failures.push_back(fmt::format("{} ({}): buffer \"{}\" differs from {}: {}", where, l.kernel, e.buffer, e.file, diff));
+                out.failed_kernels.push_back(l.kernel);
             }
         }
     }

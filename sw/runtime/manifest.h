@@ -55,6 +55,7 @@ Manifest load_manifest(const std::string& path);
 struct ManifestOutcome {
     bool passed = true;
     std::vector<std::string> failures;     // one line per mismatch or error
+    std::vector<std::string> failed_kernels;  // the kernel of each failure, in the same order
     LaunchStats totals;
     size_t launches = 0;
 };

@@ -16,6 +16,20 @@ namespace gpusim {
 namespace {
 constexpr uint64_t kPage = SparseStore::kPageSize;
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// The address an initializer names: a module variable of the .global or .const space. Function
+// addresses (indirect calls) are not supported.
+uint64_t symbol_address(const ptx::Module& mod, const loader::VariableAddresses& addr, const ptx::Variable::AddressInit& ai,
+                        const std::string& path) {
+    for (size_t k = 0; k < mod.globals.size(); ++k) {
+        const auto& g = mod.globals[k];
+        if (g.name != ai.symbol) continue;
+        if (g.space == ptx::Space::Shared) break;
+        return addr[k];
+    }
+    throw ptx::PtxError(path, ai.loc, fmt::format("initializer names '{}', which is not a .global or .const variable "
+                                                  "(function addresses are not supported)", ai.symbol));
+}
 } // namespace
 
 Runtime::Runtime(const GpuConfig& cfg)
@@ -139,6 +153,10 @@ const ModuleHandle& Runtime::load_module(const std::string& path) {
             if (v.space == ptx::Space::Shared || v.size_bytes() == 0) continue;
             std::vector<uint8_t> bytes = v.init;
             bytes.resize(v.size_bytes(), 0);
+            for (const auto& ai : v.address_inits) {
+                uint64_t value = symbol_address(mod, addr, ai, path) + uint64_t(ai.addend);
+                std::memcpy(bytes.data() + ai.offset, &value, 8);
+            }
             memcpy_to_device(addr[k], bytes.data(), bytes.size());
         }
         m_module_next = round_up(m_module_next, kPage);

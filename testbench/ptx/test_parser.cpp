@@ -111,6 +111,52 @@ BOOST_AUTO_TEST_CASE(vector_operands_and_special_registers) {
     BOOST_TEST(loader::check_module(m).empty());
 }
 
+BOOST_AUTO_TEST_CASE(video_selectors_and_negated_registers) {
+    Module m = parse("t.ptx", std::string(kHeader) + R"(
+.visible .entry k()
+{
+    .reg .b32 %r<6>;
+    vadd.u32.u32.u32.sat %r1.b0, %r2.h1, %r3.b3, %r4;
+    vadd2.u32.u32.u32 %r1.h10, %r2.h23, %r3 .h01, %r4;
+    vset4.u32.u32.eq %r5.b31, %r2.b3210, %r3.b7654, %r4;
+    vmad.s32.s32.s32 %r1, -%r2.h0, -%r3, -%r4;
+    vmad.s32.s32.s32 %r1, %r2, %r3, %r4;
+    ret;
+})");
+    const auto& b = m.functions[0].body;
+    BOOST_TEST(b[0].ops[0].selector == "b0");
+    BOOST_TEST(b[0].ops[1].selector == "h1");
+    BOOST_TEST(b[0].ops[2].selector == "b3");
+    BOOST_TEST(b[0].ops[3].selector == "");
+    BOOST_TEST(b[1].ops[0].selector == "h10");
+    BOOST_TEST(b[1].ops[2].selector == "h01");
+    BOOST_TEST(b[2].ops[0].selector == "b31");
+    BOOST_TEST(b[2].ops[1].selector == "b3210");
+    BOOST_TEST(b[2].ops[2].selector == "b7654");
+    BOOST_TEST((b[3].ops[1].kind == Operand::Kind::Reg));
+    BOOST_TEST(b[3].ops[1].minus);
+    BOOST_TEST(b[3].ops[1].selector == "h0");
+    BOOST_TEST(b[3].ops[2].minus);
+    BOOST_TEST(b[3].ops[3].minus);
+    BOOST_TEST(!b[4].ops[1].minus);
+    BOOST_TEST(loader::check_module(m).empty());
+
+    std::string h = std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<5>;\n  ";  // instruction on line 7
+    BOOST_TEST(error_of(h + "add.u32 %r1, %r2.b0, %r3;\n}") ==
+               "t.ptx:7:16: error: operand selector '.b0' is only allowed on video instructions");
+    BOOST_TEST(error_of(h + "vadd.u32.u32.u32 %r1, %r2.x, %r3;\n}") == "t.ptx:7:28: error: '.x' is not an operand selector");
+    BOOST_TEST(error_of(h + "vadd.u32.u32.u32 %r1, %r2.b8, %r3;\n}") == "t.ptx:7:28: error: '.b8' is not an operand selector");
+    BOOST_TEST(error_of(h + "vadd2.u32.u32.u32 %r1, %r2.h4, %r3, %r4;\n}") == "t.ptx:7:29: error: '.h4' is not an operand selector");
+    BOOST_TEST(error_of(h + "vadd.u32.u32.u32.add %r1, %r2, %r3, %r4.b0;\n}") ==
+               "t.ptx:7:39: error: operand selector '.b0' is only allowed on d, a and b");
+    BOOST_TEST(error_of(h + "vadd.u32.u32.u32 %r1, -%r2, %r3;\n}") ==
+               "t.ptx:7:25: error: '-' before a register is only allowed on the sources of vmad");
+    BOOST_TEST(error_of(h + "vmad.u32.u32.u32 -%r1, %r2, %r3, %r4;\n}") ==
+               "t.ptx:7:20: error: '-' before a register is only allowed on the sources of vmad");
+    BOOST_TEST(error_of(h + "vmad.u32.u32.u32 %r1, %r2, %r3, -NOPE;\n}") ==
+               "t.ptx:7:36: error: '-' must be followed by a number or a register");
+}
+
 BOOST_AUTO_TEST_CASE(fermi_era_hand_written_ptx) {
     Module m = parse("t.ptx", R"(
 	.version 2.3
@@ -154,9 +200,10 @@ BOOST_AUTO_TEST_CASE(error_messages_name_file_line_and_column) {
 }
 
 BOOST_AUTO_TEST_CASE(unsupported_instruction_is_rejected_at_load_with_name_and_line) {
-    std::string src = std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n  mov.u32 %r1, 1;\n"
-                      "  vadd.u32.u32.u32 %r2, %r1, %r1;\n  ret;\n}";
-    BOOST_TEST(error_of(src) == "t.ptx:8:3: error: unsupported instruction 'vadd.u32.u32.u32'");
+    // Surfaces are outside the model's scope: suq will stay unsupported.
+    std::string src = std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
+                      "  suq.width.b32 %r2, [%rd1];\n  ret;\n}";
+    BOOST_TEST(error_of(src) == "t.ptx:8:3: error: unsupported instruction 'suq.width.b32'");
     Module m = parse("t.ptx", src);
     BOOST_CHECK_THROW(loader::decode_kernel(m, m.functions[0], {}), PtxError);
 }

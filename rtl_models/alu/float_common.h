@@ -1,0 +1,46 @@
+// Helpers shared by the float units: subnormal flushing (.ftz), the final clamp (.sat) and the
+// canonical fp32 NaN that NVIDIA GPUs return from every single-precision operation.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "sm/exec_context.h"
+
+namespace gpusim {
+
+constexpr uint32_t kCanonicalNanF32 = 0x7FFFFFFFu;
+
+template <class T> T flush(T x) {
+    if (std::fpclassify(x) == FP_SUBNORMAL) return std::signbit(x) ? T(-0.0) : T(0.0);
+    return x;
+}
+
+template <class T, bool Ftz, bool Sat>
+uint64_t finish(T r) {
+    if constexpr (Ftz) r = flush(r);
+    if constexpr (Sat) r = !(r > T(0)) ? T(0) : r > T(1) ? T(1) : r;  // NaN and -0 give +0
+    if constexpr (std::is_same_v<T, float>)
+        if (std::isnan(r)) return kCanonicalNanF32;
+    return put<T>(r);
+}
+
+// .ftz on fp32 results: the GPU detects tininess before rounding, so a result whose exact value
+// lies below the smallest normal flushes to zero even when it would round up to it. `wide` is the
+// operation redone in double precision.
+template <class T, bool Ftz>
+T flush_tiny(T r, double wide) {
+    if constexpr (Ftz && std::is_same_v<T, float>)
+        if (wide != 0 && std::fabs(wide) < double(std::numeric_limits<float>::min())) return std::copysign(0.0f, float(wide));
+    return r;
+}
+
+template <class T, bool Ftz> T in(uint64_t v) {
+    T x = get<T>(v);
+    if constexpr (Ftz) x = flush(x);
+    return x;
+}
+
+} // namespace gpusim
