@@ -29,11 +29,9 @@ uint64_t finish(T r) {
 
 // .ftz on fp32 results: the GPU detects tininess before rounding, so a result whose exact value
 // lies below the smallest normal flushes to zero even when it would round up to it. `wide` is the
-// operation redone in double precision.
-template <class T, bool Ftz>
-T flush_tiny(T r, double wide) {
-    if constexpr (Ftz && std::is_same_v<T, float>)
-        if (wide != 0 && std::fabs(wide) < double(std::numeric_limits<float>::min())) return std::copysign(0.0f, float(wide));
+// operation redone in double precision; only .ftz forms pay for it.
+inline float flush_tiny(float r, double wide) {
+    if (wide != 0 && std::fabs(wide) < double(std::numeric_limits<float>::min())) return std::copysign(0.0f, float(wide));
     return r;
 }
 

@@ -40,7 +40,9 @@ void fbinary(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     RoundScope rs(inst.round);
     for_lanes(m, [&](int l) {
         T x = in<T, Ftz>(a[l]), y = in<T, Ftz>(b[l]);
-        d[l] = finish<T, Ftz, Sat>(flush_tiny<T, Ftz>(Op::apply(x, y), Op::apply(double(x), double(y))));
+        T r = Op::apply(x, y);
+        if constexpr (Ftz && std::is_same_v<T, float>) r = flush_tiny(r, Op::apply(double(x), double(y)));
+        d[l] = finish<T, Ftz, Sat>(r);
     });
 }
 
@@ -53,7 +55,9 @@ void ffma(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     RoundScope rs(inst.round);
     for_lanes(m, [&](int l) {
         T x = in<T, Ftz>(a[l]), y = in<T, Ftz>(b[l]), z = in<T, Ftz>(cc[l]);
-        d[l] = finish<T, Ftz, Sat>(flush_tiny<T, Ftz>(std::fma(x, y, z), std::fma(double(x), double(y), double(z))));
+        T r = std::fma(x, y, z);
+        if constexpr (Ftz && std::is_same_v<T, float>) r = flush_tiny(r, std::fma(double(x), double(y), double(z)));
+        d[l] = finish<T, Ftz, Sat>(r);
     });
 }
 
