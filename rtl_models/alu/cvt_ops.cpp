@@ -118,13 +118,13 @@ CvtCode unpack(uint64_t v) {
     return {Kind(v & 0xFF), Kind((v >> 8) & 0xFF), uint8_t((v >> 16) & 0xFF), uint8_t((v >> 24) & 0xFF), ((v >> 32) & 1) != 0};
 }
 
-// NaN results as the H200 gives them: f64 keeps its payload; narrowing from f64 keeps the sign
+// NaN results as the H200 gives them: f64 keeps its payload, quieted; narrowing from f64 keeps the sign
 // and the top payload bits, quieted; f32 -> f64 keeps the payload unless .ftz, which returns the
 // canonical f32 NaN widened; everything else is the canonical NaN of the destination.
 uint64_t nan_result(const CvtCode& k, uint64_t bits) {
     if (k.flags & kSat) return 0;
     const uint64_t sign = bits >> 63, mant = bits & 0xFFFFFFFFFFFFFull;
-    if (k.d == Kind::F64 && k.s == Kind::F64) return bits;
+    if (k.d == Kind::F64 && k.s == Kind::F64) return bits | kQuietBitF64;
     if (k.d == Kind::F64 && k.s == Kind::F32) {
         if (k.flags & kFtz) return 0x7FFFFFFFE0000000ull;
         uint32_t b = uint32_t(bits) | 0x00400000u;

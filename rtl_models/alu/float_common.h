@@ -12,6 +12,20 @@
 namespace gpusim {
 
 constexpr uint32_t kCanonicalNanF32 = 0x7FFFFFFFu;
+constexpr uint64_t kQuietBitF64 = uint64_t(1) << 51;
+
+inline double quiet(double x) { return get<double>(put<double>(x) | kQuietBitF64); }
+
+// fp64 NaN operands propagate their payload (measured on the H200): the result is the last NaN
+// among `xs`, quieted, so callers list the operands in rising priority (add/sub/mul: b over a;
+// div: a over b; fma: b over c over a). Returns false when no operand is a NaN. An invalid
+// operation on numbers gives 0xFFF8000000000000, as on the host.
+template <class... D>
+bool propagate_nan(double& out, D... xs) {
+    bool any = false;
+    ((std::isnan(xs) ? (out = quiet(xs), any = true) : false), ...);
+    return any;
+}
 
 template <class T> T flush(T x) {
     if (std::fpclassify(x) == FP_SUBNORMAL) return std::signbit(x) ? T(-0.0) : T(0.0);

@@ -14,18 +14,23 @@
 namespace gpusim {
 namespace {
 
-struct FAdd { template <class T> static T apply(T a, T b) { return a + b; } };
-struct FSub { template <class T> static T apply(T a, T b) { return a - b; } };
-struct FMul { template <class T> static T apply(T a, T b) { return a * b; } };
-struct FDiv { template <class T> static T apply(T a, T b) { return a / b; } };
-// IEEE minNum/maxNum: a NaN operand yields the other one; -0 orders below +0.
-struct FMin { template <class T> static T apply(T a, T b) {
+// kNanIn: a NaN operand makes the result NaN; kAWins: of two fp64 NaN operands a's payload is
+// the result, else b's (measured on the H200; see propagate_nan).
+struct FAdd { static constexpr bool kNanIn = true, kAWins = false; template <class T> static T apply(T a, T b) { return a + b; } };
+struct FSub { static constexpr bool kNanIn = true, kAWins = false; template <class T> static T apply(T a, T b) { return a - b; } };
+struct FMul { static constexpr bool kNanIn = true, kAWins = false; template <class T> static T apply(T a, T b) { return a * b; } };
+struct FDiv { static constexpr bool kNanIn = true, kAWins = true; template <class T> static T apply(T a, T b) { return a / b; } };
+// IEEE minNum/maxNum: a NaN operand yields the other one; -0 orders below +0. Two NaNs give b,
+// quieted (fp64, measured; fp32 NaN results are canonical anyway).
+struct FMin { static constexpr bool kNanIn = false, kAWins = false; template <class T> static T apply(T a, T b) {
+        if (std::isnan(a) && std::isnan(b)) return T(quiet(double(b)));
         if (std::isnan(a)) return b;
         if (std::isnan(b)) return a;
         if (a == b) return std::signbit(a) ? a : b;
         return a < b ? a : b;
     } };
-struct FMax { template <class T> static T apply(T a, T b) {
+struct FMax { static constexpr bool kNanIn = false, kAWins = false; template <class T> static T apply(T a, T b) {
+        if (std::isnan(a) && std::isnan(b)) return T(quiet(double(b)));
         if (std::isnan(a)) return b;
         if (std::isnan(b)) return a;
         if (a == b) return std::signbit(a) ? b : a;
@@ -40,6 +45,10 @@ void fbinary(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     RoundScope rs(inst.round);
     for_lanes(m, [&](int l) {
         T x = in<T, Ftz>(a[l]), y = in<T, Ftz>(b[l]);
+        if constexpr (std::is_same_v<T, double> && Op::kNanIn) {
+            double n;
+            if (Op::kAWins ? propagate_nan(n, y, x) : propagate_nan(n, x, y)) { d[l] = put<double>(n); return; }
+        }
         T r = Op::apply(x, y);
         if constexpr (Ftz && std::is_same_v<T, float>) r = flush_tiny(r, Op::apply(double(x), double(y)));
         d[l] = finish<T, Ftz, Sat>(r);
@@ -55,13 +64,18 @@ void ffma(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     RoundScope rs(inst.round);
     for_lanes(m, [&](int l) {
         T x = in<T, Ftz>(a[l]), y = in<T, Ftz>(b[l]), z = in<T, Ftz>(cc[l]);
+        if constexpr (std::is_same_v<T, double>) {
+            double n;
+            if (propagate_nan(n, x, z, y)) { d[l] = put<double>(n); return; }  // b over c over a
+        }
         T r = std::fma(x, y, z);
         if constexpr (Ftz && std::is_same_v<T, float>) r = flush_tiny(r, std::fma(double(x), double(y), double(z)));
         d[l] = finish<T, Ftz, Sat>(r);
     });
 }
 
-// Sign manipulation is exact bit work; fp64 NaNs keep their payload.
+// Sign manipulation is exact bit work, except on NaNs: an fp64 NaN comes back quieted with its
+// sign untouched, an fp32 NaN as the canonical NaN (both measured on the H200).
 template <class T, bool Ftz, bool Negate>
 void fsign(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     uint64_t* d = w.row(inst.d);
@@ -69,8 +83,8 @@ void fsign(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     constexpr uint64_t sign = sizeof(T) == 4 ? 0x80000000ull : 0x8000000000000000ull;
     for_lanes(m, [&](int l) {
         T v = in<T, Ftz>(a[l]);
-        if (std::is_same_v<T, float> && std::isnan(v)) {  // fp32 NaN results are canonical, here too
-            d[l] = kCanonicalNanF32;
+        if (std::isnan(v)) {
+            d[l] = std::is_same_v<T, float> ? uint64_t(kCanonicalNanF32) : put<double>(quiet(double(v)));
             return;
         }
         uint64_t x = put<T>(v);

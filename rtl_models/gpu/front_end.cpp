@@ -53,7 +53,12 @@ uint32_t FrontEnd::read_reg(uint32_t off) {
     case reg::kWarpInstHi: return uint32_t(m_result.warp_instructions >> 32);
     case reg::kThreadInstLo: return uint32_t(m_result.thread_instructions);
     case reg::kThreadInstHi: return uint32_t(m_result.thread_instructions >> 32);
-    default: return m_regs[off / 4];
+    default:
+        if (off >= reg::kPmEventBase && off < reg::kPmEventBase + 8 * kPmCounters) {
+            uint64_t v = m_result.pm_events[(off - reg::kPmEventBase) / 8];
+            return uint32_t(off % 8 ? v >> 32 : v);
+        }
+        return m_regs[off / 4];
     }
 }
 
@@ -175,6 +180,8 @@ void FrontEnd::launch_thread() {
         for (size_t k = 0; k < m_sms.size(); ++k) {
             m_result.warp_instructions += m_sms[k]->core().stats().warp_instructions - before[k].warp_instructions;
             m_result.thread_instructions += m_sms[k]->core().stats().thread_instructions - before[k].thread_instructions;
+            for (int e = 0; e < kPmCounters; ++e)
+                m_result.pm_events[e] += m_sms[k]->core().stats().pm_events[e] - before[k].pm_events[e];
         }
         m_status &= ~reg::kStatusKernelBusy;
         if (m_dispatcher.aborted()) {

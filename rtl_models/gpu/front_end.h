@@ -26,6 +26,7 @@ struct LaunchResult {
     uint64_t cycles = 0;
     uint64_t warp_instructions = 0;
     uint64_t thread_instructions = 0;
+    uint64_t pm_events[kPmCounters] = {};
     sc_core::sc_time start, end;
 };
 

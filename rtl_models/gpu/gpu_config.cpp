@@ -144,6 +144,7 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("sm", "max_regs_per_thread", c.sm.max_regs_per_thread);
     r.get("sm", "shared_bytes", c.sm.shared_bytes);
     r.get("sm", "warp_schedulers", c.sm.warp_schedulers);
+    r.get("sm", "stack_bytes", c.sm.stack_bytes);
     r.get("pcie", "bandwidth_gb_s", c.pcie.bandwidth_gb_s);
     r.get("pcie", "latency_ns", c.pcie.latency_ns);
     r.get("pcie", "burst_bytes", c.pcie.burst_bytes);

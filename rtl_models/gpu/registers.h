@@ -25,6 +25,7 @@ enum : uint32_t {
     kCyclesLo = 0x80, kCyclesHi = 0x84,        // RO  cycles of the last launch
     kWarpInstLo = 0x88, kWarpInstHi = 0x8C,    // RO  warp instructions of the last launch
     kThreadInstLo = 0x90, kThreadInstHi = 0x94,
+    kPmEventBase = 0xA0,  // RO  pmevent counter k of the last launch: lo at 0xA0 + 8k, hi at 0xA4 + 8k (k < 8)
     kEnd = 0x100,
 };
 

@@ -1,5 +1,6 @@
 // Control instructions: branches through the SIMT stack, thread exit, CTA barriers, fences and
 // reads of the time-varying special registers.
+#include "sm/call_ops.h"
 #include "sm/exec_context.h"
 #include "sm/op_select.h"
 #include "sm/simt_stack.h"
@@ -64,7 +65,16 @@ void read_time(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     for_lanes(m, [&](int l) { d[l] = v; });
 }
 
+// pmevent: each warp that executes it counts once in every counter of its mask (Inst::aux).
+void pmevent(ExecContext& c, Warp&, const Inst& in, LaneMask m) {
+    if (m == 0) return;
+    for (int k = 0; k < kPmCounters; ++k)
+        if (in.aux >> k & 1) ++c.pm_events[k];
+}
+
 } // namespace
+
+ExecFn pmevent_fn() { return pmevent; }
 
 // Which time-varying register a name denotes, or -1.
 int time_register(const std::string& name) {
@@ -83,7 +93,8 @@ OpChoice select_control_op(const OpSpec& s) {
     OpChoice c;
     const std::string& op = s.opcode;
     if (op == "bra") { c.fn = bra; c.layout = Layout::Branch; }
-    else if (op == "ret" || op == "exit") { c.fn = exit_op; c.layout = Layout::None; }
+    else if (op == "ret") { c.fn = ret_fn(); c.layout = Layout::None; }
+    else if (op == "exit") { c.fn = exit_op; c.layout = Layout::None; }
     else if ((op == "bar" || op == "barrier") && s.has("warp")) {
         // bar.warp.sync: the model runs a warp as one unit, so its threads are always together.
         c.fn = fence;

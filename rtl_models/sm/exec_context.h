@@ -3,11 +3,21 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "ldst/memory_view.h"
 #include "sm/warp.h"
 
 namespace gpusim {
+
+// A run-time error of one thread other than a memory access (a bad call target, a stack overflow,
+// a jump-table index out of range); the SM reports it with the kernel, block, thread and instruction.
+struct ExecFault {
+    int lane;
+    std::string message;
+};
+
+constexpr int kPmCounters = 8;      // pmevent counters a program may trigger (8-15 are reserved)
 
 struct ExecContext {
     const KernelImage* kernel = nullptr;
@@ -19,6 +29,7 @@ struct ExecContext {
     uint64_t clock = 0;              // SM cycle counter
     uint64_t time_ns = 0;            // simulated time, for %globaltimer
     uint32_t smid = 0;
+    uint64_t* pm_events = nullptr;   // the SM's kPmCounters pmevent counters
 
     const uint64_t* src(Warp& w, Row r) const {
         return r >= 0 ? w.regs.data() + size_t(r) * kWarpSize : kernel->imm_row(r);

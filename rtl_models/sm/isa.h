@@ -57,6 +57,35 @@ enum class SpecialReg : uint8_t {
     LanemaskGe, DynamicSmemSize, TotalSmemSize, Count
 };
 
+// A value passed to or from a function: in a register row (or an immediate row), or at `offset`
+// in a frame of per-thread local memory.
+struct FrameSlot {
+    Row row = kNoRow;            // kNoRow when the value lives in the frame
+    uint32_t offset = 0;
+    uint32_t size = 0;           // bytes
+};
+
+// A function linked into a kernel image; functions[0] is the kernel itself.
+struct FunctionImage {
+    std::string name;
+    uint32_t module_index = 0;   // index in the PTX module: the function's address (memory_map.h)
+    uint32_t entry_pc = 0;
+    uint32_t frame_bytes = 0;    // per-thread local memory of one activation
+    uint32_t call_area = 0;      // frame offset of the .param variables of its calls, where a callee's frame begins
+    Row fp_row = kNoRow;         // holds the activation's frame base (the kernel's is always 0)
+    Row first_row = 0, end_row = 0;        // the function's register rows, saved around a recursive call
+    uint32_t first_pred = 0, end_pred = 0;
+    std::vector<FrameSlot> params, rets;   // in the function's own frame or registers
+};
+
+// One call instruction: where its arguments come from and its results go, in the caller.
+struct CallSite {
+    int32_t callee = -1;         // image function; -1 for an indirect call through Inst::a
+    uint32_t caller = 0;
+    std::vector<FrameSlot> args, rets;
+    std::vector<uint32_t> allowed;         // .calltargets of an indirect call (module indices); empty: any
+};
+
 // A kernel decoded once at module load; shared read-only by every warp that runs it.
 struct KernelImage {
     std::string name;
@@ -73,7 +102,12 @@ struct KernelImage {
     std::vector<uint32_t> param_sizes;
     uint32_t static_shared_bytes = 0;
     uint32_t dynamic_shared_align = 16;
-    uint32_t local_bytes = 0;                // per thread
+    uint32_t local_bytes = 0;                // per thread: the kernel's frame and the deepest call chain
+    std::vector<FunctionImage> functions;    // [0] the kernel, then every function it can call
+    std::vector<CallSite> calls;
+    std::vector<std::vector<uint32_t>> jump_tables;  // brx.idx targets
+    std::vector<int32_t> function_of_module; // module function index -> image function, -1 if not linked
+    bool recursive = false;                  // call chains are unbounded: the SM adds the configured stack
     uint32_t regs_per_thread = 0;            // architectural estimate, for occupancy
 
     const uint64_t* imm_row(Row r) const { return imm_pool.data() + size_t(-1 - r) * kWarpSize; }

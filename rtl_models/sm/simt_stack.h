@@ -7,7 +7,8 @@
 
 namespace gpusim::simt {
 
-// Sentinel reconvergence point for paths that only end when their threads exit.
+// Sentinel reconvergence point for paths that only end when their threads exit (or, inside a
+// called function, return).
 constexpr uint32_t kExitPc = UINT32_MAX - 1;
 
 // Resets the warp to run `mask` from instruction 0.
@@ -17,8 +18,13 @@ void start(Warp& w, LaneMask mask);
 // `fallthrough`; both rejoin at `reconv`.
 void branch(Warp& w, LaneMask taken, uint32_t target, uint32_t fallthrough, uint32_t reconv);
 
-// Pops finished paths until one with live lanes is on top; returns false when the warp has no
-// live lanes left (it is done).
+// The lanes of `paths[k].second` go to `paths[k].first` (brx.idx, indirect branches); all rejoin at
+// `reconv`. The first path runs first.
+void multiway(Warp& w, const std::pair<uint32_t, LaneMask>* paths, size_t n, uint32_t reconv);
+
+// Pops finished paths until one with live lanes is on top. Returns false when no path of the
+// current function is left: the innermost call is complete (see calls::finish_call), or, with no
+// call in progress, the warp is done.
 bool reconverge(Warp& w);
 
 // Lanes in `mask` finish the kernel.

@@ -13,6 +13,7 @@ struct SmConfig {
     uint32_t max_regs_per_thread = 63;
     uint32_t shared_bytes = 49152;       // shared memory per SM
     uint32_t warp_schedulers = 2;        // warp instructions issued per cycle
+    uint32_t stack_bytes = 1024;         // per-thread call stack for recursive kernels
     uint32_t warp_slice = 64;            // instructions a warp runs before the next warp's turn
 };
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sm/call_ops.h"
 #include "sm/simt_stack.h"
 
 namespace gpusim {
@@ -11,6 +12,7 @@ namespace gpusim {
 SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory) : m_cfg(cfg), m_smid(smid), m_mem(memory) {
     m_ctx.gmem = &m_mem;
     m_ctx.smid = smid;
+    m_ctx.pm_events = m_stats.pm_events;
 }
 
 uint32_t SmCore::occupancy_limit(const SmConfig& cfg, const LaunchInfo& l) {
@@ -75,8 +77,9 @@ void SmCore::init_warp(Warp& w, const Cta& cta, uint32_t k) {
     w.regs.assign(size_t(img.num_regs) * kWarpSize, 0);
     w.preds.assign(img.num_preds, 0);
     for (auto [p, v] : img.constant_preds) w.preds[p] = v ? ~0u : 0u;
-    w.local_bytes = img.local_bytes;
-    w.local.assign(size_t(img.local_bytes) * kWarpSize, 0);
+    // Unbounded call chains (recursion) get the configured stack above the kernel's own frame.
+    w.local_bytes = img.local_bytes + (img.recursive ? m_cfg.stack_bytes : 0);
+    w.local.assign(size_t(w.local_bytes) * kWarpSize, 0);
     w.warp_in_cta = k;
     uint32_t threads = l.threads_per_cta();
     uint32_t first = k * kWarpSize;
@@ -131,7 +134,9 @@ uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
     try {
         while (issued < budget) {
             if (w.active == 0 || w.pc == w.rpc) {
-                if (!simt::reconverge(w)) break;
+                if (simt::reconverge(w)) continue;
+                if (w.state == Warp::State::Done) break;
+                calls::finish_call(m_ctx, w);
                 continue;
             }
             if (w.pc >= n) {  // ran off the end of the body: an implicit return
@@ -150,6 +155,9 @@ uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
     } catch (const AccessFault& f) {
         --w.pc;
         raise_fault(w, f);
+    } catch (const ExecFault& f) {
+        --w.pc;
+        raise_fault(w, f.lane, f.message);
     }
     m_stats.warp_instructions += issued;
     m_stats.thread_instructions += threads;
@@ -266,12 +274,17 @@ std::string SmCore::thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) 
 }
 
 void SmCore::raise_fault(const Warp& w, const AccessFault& f) const {
+    raise_fault(w, f.lane, fmt::format("{} {} of {} bytes at address 0x{:x} ({})", f.space, f.write ? "write" : "read",
+                                       f.size, f.address, f.reason));
+}
+
+void SmCore::raise_fault(const Warp& w, int lane, const std::string& what) const {
     const KernelImage& img = *m_ctx.kernel;
     const Inst& in = img.code[w.pc];
-    throw KernelFault(fmt::format("kernel '{}' faulted: {}: '{}' at {}:{}: {} {} of {} bytes at address 0x{:x} ({})",
-                                  img.name, thread_name(m_ctas[w.cta_slot], w.warp_in_cta, f.lane),
-                                  img.text[in.text_index], img.module_file, in.source_line, f.space,
-                                  f.write ? "write" : "read", f.size, f.address, f.reason));
+    std::string where = w.frames.empty() ? "" : fmt::format(" in function '{}'", img.functions[w.frames.back().callee].name);
+    throw KernelFault(fmt::format("kernel '{}' faulted: {}: '{}' at {}:{}{}: {}", img.name,
+                                  thread_name(m_ctas[w.cta_slot], w.warp_in_cta, lane), img.text[in.text_index],
+                                  img.module_file, in.source_line, where, what));
 }
 
 void SmCore::abort() {

@@ -27,6 +27,7 @@ struct SmStats {
     uint64_t thread_instructions = 0;
     uint64_t ctas_completed = 0;
     uint64_t barrier_waits = 0;
+    uint64_t pm_events[kPmCounters] = {};   // pmevent triggers, counted once per warp
 };
 
 class SmCore {
@@ -91,6 +92,7 @@ private:
     void retire_warp(Warp& w);
     void check_deadlock() const;
     [[noreturn]] void raise_fault(const Warp& w, const AccessFault& f) const;
+    [[noreturn]] void raise_fault(const Warp& w, int lane, const std::string& what) const;
     std::string thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) const;
 };
 

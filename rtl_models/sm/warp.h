@@ -15,6 +15,20 @@ struct SimtEntry {
     LaneMask mask;
 };
 
+// One activation of a called function. The threads that made the call run it together; the
+// warp's other threads wait at the return point, as at a branch's reconvergence point.
+struct CallFrame {
+    uint32_t return_pc;
+    uint32_t rpc;                // the caller's reconvergence point, restored on return
+    uint32_t site;               // KernelImage::calls
+    uint32_t callee;             // KernelImage::functions
+    uint32_t fp;                 // frame base in local memory
+    uint32_t stack_depth;        // SIMT stack entries that belong to the callers
+    LaneMask lanes;              // threads that made the call
+    LaneMask returned = 0;       // threads that executed ret
+    int64_t saved_at = -1;       // registers saved in Warp::saved for a recursive call, -1 if none
+};
+
 struct Warp {
     enum class State : uint8_t { Ready, AtBarrier, Done };
 
@@ -30,6 +44,8 @@ struct Warp {
     LaneMask exited = 0;
     LaneMask carry = 0;              // CC.CF of each lane, for add.cc/addc and friends
     std::vector<SimtEntry> stack;
+    std::vector<CallFrame> frames;   // innermost call last; empty while the kernel body runs
+    std::vector<uint64_t> saved;     // register rows of outer activations of recursive functions
 
     State state = State::Ready;
     uint32_t cta_slot = 0;           // which resident CTA of the SM owns the warp

@@ -29,6 +29,7 @@ struct Options {
     std::string mode = "functional";
     std::vector<std::string> manifests;
     std::string known;               // JSON file: launches whose mismatch is a documented difference
+    std::string dump;                // folder for the buffers that differ from their references
     bool quiet = false;
 };
 
@@ -98,7 +99,7 @@ int run_one(const Options& o, const std::string& path, bool bench) {
         GpuConfig cfg = load_config(o.config.empty() ? m.config : o.config, parse_sets(o.sets));
         Runtime rt(cfg);
         auto known = load_known(o.known);
-        ManifestOutcome r = run_manifest(rt, m);
+        ManifestOutcome r = run_manifest(rt, m, o.dump);
         std::vector<std::string> known_lines = bench ? std::vector<std::string>{} : apply_known(r, known);
         const LaunchStats& t = r.totals;
         if (bench) {
@@ -203,6 +204,7 @@ int sc_main(int argc, char** argv) {
     run->add_option("manifests", o.manifests, "manifest files")->required()->check(CLI::ExistingFile);
     run->add_option("--known", o.known, "JSON file of launches whose mismatch is a documented difference")
         ->check(CLI::ExistingFile);
+    run->add_option("--dump", o.dump, "write each buffer that differs from its reference into this folder");
     CLI::App* bench = app.add_subcommand("bench", "measure simulated instructions per host second");
     add_common(bench);
     bench->add_option("manifests", o.manifests, "manifest files (default: regress/bench/*.json)")->check(CLI::ExistingFile);

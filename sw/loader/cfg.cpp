@@ -16,6 +16,8 @@ void ControlFlowGraph::build_blocks(const std::vector<Flow>& flow) {
     for (uint32_t i = 0; i < n; ++i) {
         if (flow[i].kind == Flow::Kind::Next) continue;
         if (flow[i].kind == Flow::Kind::Branch && flow[i].target < n) leader[flow[i].target] = true;
+        for (uint32_t t : flow[i].targets)
+            if (t < n) leader[t] = true;
         leader[i + 1] = true;
     }
     m_block_of.assign(n, 0);
@@ -31,6 +33,10 @@ void ControlFlowGraph::build_blocks(const std::vector<Flow>& flow) {
         case Flow::Kind::Next: fall(); break;
         case Flow::Kind::Branch:
             b.succs.push_back(f.target < n ? m_block_of[f.target] : kExitBlock);
+            if (f.conditional) fall();
+            break;
+        case Flow::Kind::Multi:
+            for (uint32_t t : f.targets) b.succs.push_back(t < n ? m_block_of[t] : kExitBlock);
             if (f.conditional) fall();
             break;
         case Flow::Kind::Exit:

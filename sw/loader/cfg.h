@@ -9,9 +9,10 @@ namespace gpusim::loader {
 
 // What an instruction does to control flow.
 struct Flow {
-    enum class Kind : uint8_t { Next, Branch, Exit } kind = Kind::Next;
+    enum class Kind : uint8_t { Next, Branch, Multi, Exit } kind = Kind::Next;
     bool conditional = false;   // guarded: may also fall through
     uint32_t target = 0;        // Branch target instruction
+    std::vector<uint32_t> targets;  // Multi (brx.idx): every target instruction
 };
 
 struct BasicBlock {

@@ -2,8 +2,9 @@
 #include <cstring>
 #include <map>
 
-#include "loader/cfg.h"
-#include "loader/loader.h"
+#include "../../tlm/memory_map.h"
+#include "loader/image_builder.h"
+#include "sm/call_ops.h"
 #include "sm/op_select.h"
 #include "sm/simt_stack.h"
 #include "video/video_code.h"
@@ -11,6 +12,7 @@
 namespace gpusim {
 int time_register(const std::string& name);
 ExecFn time_register_reader();
+ExecFn pmevent_fn();
 }
 
 namespace gpusim::loader {
@@ -41,55 +43,126 @@ bool special_of(const std::string& name, SpecialReg& out) {
     return false;
 }
 
+} // namespace
+
+Row ImageBuilder::pool_row(uint64_t value, int width_class) {
+    auto key = std::make_pair(value, width_class);
+    auto it = m_pool_index.find(key);
+    if (it != m_pool_index.end()) return it->second;
+    size_t k = img->imm_pool.size() / kWarpSize;
+    img->imm_pool.insert(img->imm_pool.end(), kWarpSize, value);
+    Row r = -1 - Row(k);
+    m_pool_index[key] = r;
+    return r;
+}
+
+Row ImageBuilder::special_row(SpecialReg sr) {
+    for (auto& [r, row] : img->special_rows)
+        if (r == sr) return row;
+    Row row = Row(next_row++);
+    img->special_rows.emplace_back(sr, row);
+    return row;
+}
+
+// A predicate register that always holds `value` (allocated once per image).
+int ImageBuilder::constant_pred(bool value) {
+    int& slot = value ? m_true_pred : m_false_pred;
+    if (slot < 0) {
+        slot = int(img->num_preds++);
+        img->constant_preds.emplace_back(slot, value);
+    }
+    return slot;
+}
+
+uint32_t function_definition(const ptx::Module& mod, const std::string& name) {
+    int first = -1;
+    for (size_t k = 0; k < mod.functions.size(); ++k) {
+        if (mod.functions[k].name != name) continue;
+        if (mod.functions[k].has_body) return uint32_t(k);
+        if (first < 0) first = int(k);
+    }
+    return uint32_t(first);
+}
+
+namespace {
+
+// Where a symbol lives: its address in its own state space; `in_frame` when that address is an
+// offset in the frame of a called function's activation (it needs the frame base at run time).
+struct SymbolPlace {
+    uint64_t address = 0;
+    Space space = Space::None;
+    bool in_frame = false;
+};
+
 class Decoder {
 public:
-    Decoder(const ptx::Module& mod, const ptx::Function& fn, const VariableAddresses& addr,
-            std::vector<PtxError>* errors)
-        : m_mod(mod), m_fn(fn), m_addr(addr), m_errors(errors) {}
+    Decoder(ImageBuilder& b, uint32_t index)
+        : m_b(b), m_mod(b.mod), m_fn(b.mod.functions[b.linked[index]]), m_index(index), m_is_kernel(index == 0 && m_fn.is_entry),
+          m_errors(b.errors), m_img(b.img) {}
 
-    std::shared_ptr<KernelImage> run() {
-        m_img = std::make_shared<KernelImage>();
-        m_img->name = m_fn.name;
-        m_img->module_file = m_mod.file;
-        assign_registers();
-        layout_params();
-        layout_shared();
-        layout_local();
+    void run() {
+        FunctionImage& fi = m_img->functions[m_index];
+        fi.name = m_fn.name;
+        fi.module_index = m_b.linked[m_index];
+        m_base = uint32_t(m_img->code.size());
+        fi.entry_pc = m_base;
+        assign_registers(fi);
+        if (m_is_kernel) layout_params();
+        layout_frame(fi);
         std::vector<Flow> flow;
         for (const auto& pi : m_fn.body) {
             m_img->code.push_back(decode(pi));
             m_img->text.push_back(pi.full_name());
             flow.push_back(flow_of(pi));
         }
+        // A body that runs off its end returns (exits, in the kernel).
+        Inst end;
+        end.fn = ret_fn();
+        end.source_line = uint32_t(m_fn.body.empty() ? m_fn.loc.line : m_fn.body.back().loc.line);
+        end.text_index = uint32_t(m_img->text.size());
+        m_img->code.push_back(end);
+        m_img->text.push_back("ret (end of function body)");
+        Flow f;
+        f.kind = Flow::Kind::Exit;
+        flow.push_back(f);
         set_reconvergence(flow);
-        m_img->num_regs = m_next_row;
-        return m_img;
     }
 
 private:
+    ImageBuilder& m_b;
     const ptx::Module& m_mod;
     const ptx::Function& m_fn;
-    const VariableAddresses& m_addr;
+    const uint32_t m_index;          // in the image's function list
+    const bool m_is_kernel;
     std::vector<PtxError>* m_errors;
     std::shared_ptr<KernelImage> m_img;
+    uint32_t m_base = 0;             // pc of the function's first instruction
+    Row m_fp_row = kNoRow;
     std::vector<int> m_reg_row;      // RegDecl index -> row or predicate index
-    uint32_t m_next_row = 0;
-    std::map<std::pair<uint64_t, int>, Row> m_pool_index;
-    std::map<int, uint64_t> m_shared_offset;       // module var -> shared offset
-    std::map<int, uint64_t> m_fn_var_offset;       // function var -> shared or local offset
+    std::map<int, uint64_t> m_var_offset;        // function var -> frame (or shared) offset
+    std::vector<uint64_t> m_param_offset, m_ret_offset;  // .param parameters in the frame
 
     [[noreturn]] void fail(ptx::SourceLoc loc, const std::string& msg) const { throw PtxError(m_mod.file, loc, msg); }
 
-    void assign_registers() {
+    // The function's registers are a contiguous block of rows (and predicates), so a recursive
+    // call can save them in one piece; a called function's frame base sits in the last row.
+    void assign_registers(FunctionImage& fi) {
         m_reg_row.resize(m_fn.regs.size());
-        uint32_t preds = 0, words = 0;
+        uint32_t words = 0;
+        fi.first_row = Row(m_b.next_row);
+        fi.first_pred = m_img->num_preds;
         for (size_t k = 0; k < m_fn.regs.size(); ++k) {
             const auto& r = m_fn.regs[k];
-            if (r.is_pred) m_reg_row[k] = int(preds++);
-            else { m_reg_row[k] = int(m_next_row++); words += r.bits > 32 ? 2 : 1; }
+            if (r.is_pred) m_reg_row[k] = int(m_img->num_preds++);
+            else { m_reg_row[k] = int(m_b.next_row++); words += r.bits > 32 ? 2 : 1; }
         }
-        m_img->num_preds = preds;
-        m_img->regs_per_thread = words;
+        if (!m_is_kernel) m_fp_row = Row(m_b.next_row++);
+        fi.fp_row = m_fp_row;
+        fi.end_row = Row(m_b.next_row);
+        fi.end_pred = m_img->num_preds;
+        // For the occupancy estimate: the kernel's registers and the largest function's.
+        if (m_is_kernel) m_b.kernel_words = words;
+        else m_b.function_words = std::max(m_b.function_words, words);
     }
 
     void layout_params() {
@@ -103,87 +176,93 @@ private:
         m_img->param_bytes = uint32_t(off);
     }
 
-    // Static shared memory: the module's shared variables this kernel names, then its own.
-    void layout_shared() {
-        std::vector<int> used;
-        for (const auto& pi : m_fn.body)
-            for (const auto& o : pi.ops) {
-                const SymbolRef& s = o.sym;
-                if (s.kind == SymbolRef::Kind::ModuleVar && m_mod.globals[s.index].space == Space::Shared &&
-                    std::find(used.begin(), used.end(), s.index) == used.end())
-                    used.push_back(s.index);
+    // One activation's frame in per-thread local memory: the .param parameters and return
+    // values of a called function, its .local variables, then the .param variables of its call
+    // sites. Each call sequence is its own { } block and lives only until its call returns, so
+    // the blocks share one area.
+    void layout_frame(FunctionImage& fi) {
+        uint64_t off = 0;
+        auto place = [&](const ptx::Variable& v) { off = align_up(off, std::max<uint32_t>(v.align, 1)); uint64_t at = off; off += v.size_bytes(); return at; };
+        auto formal = [&](const std::vector<ptx::Variable>& list, std::vector<uint64_t>& offsets, std::vector<FrameSlot>& slots) {
+            for (const auto& p : list) {
+                if (p.space == Space::Reg) {
+                    if (m_fn.regs[p.reg].is_pred) fail(p.loc, fmt::format("predicate parameter '{}' is not supported", p.name));
+                    offsets.push_back(0);
+                    slots.push_back({Row(m_reg_row[p.reg]), 0, m_fn.regs[p.reg].bits / 8});
+                } else {
+                    offsets.push_back(place(p));
+                    slots.push_back({kNoRow, uint32_t(offsets.back()), uint32_t(p.size_bytes())});
+                }
             }
-        std::sort(used.begin(), used.end());
-        uint64_t off = 0;
-        uint32_t dyn_align = 16;
-        for (int k : used) {
-            const auto& v = m_mod.globals[k];
-            if (v.is_extern && v.count == 0) { dyn_align = std::max(dyn_align, v.align); continue; }
-            off = align_up(off, v.align);
-            m_shared_offset[k] = off;
-            off += v.size_bytes();
+        };
+        if (!m_is_kernel) {
+            formal(m_fn.params, m_param_offset, fi.params);
+            formal(m_fn.return_params, m_ret_offset, fi.rets);
         }
+        std::map<uint32_t, std::vector<int>> call_blocks;
         for (size_t k = 0; k < m_fn.vars.size(); ++k) {
             const auto& v = m_fn.vars[k];
-            if (v.space != Space::Shared) continue;
-            off = align_up(off, v.align);
-            m_fn_var_offset[int(k)] = off;
-            off += v.size_bytes();
-        }
-        m_img->static_shared_bytes = uint32_t(off);
-        m_img->dynamic_shared_align = dyn_align;
-        for (int k : used) {
-            const auto& v = m_mod.globals[k];
-            if (v.is_extern && v.count == 0) m_shared_offset[k] = align_up(off, dyn_align);
-        }
-    }
-
-    void layout_local() {
-        uint64_t off = 0;
-        for (size_t k = 0; k < m_fn.vars.size(); ++k) {
-            const auto& v = m_fn.vars[k];
-            if (v.space == Space::Shared) continue;
+            if (v.space == Space::Shared) {
+                m_var_offset[int(k)] = m_b.fn_shared_offset.at({m_b.linked[m_index], int(k)});
+                continue;
+            }
+            if (v.space == Space::Param) { call_blocks[v.scope].push_back(int(k)); continue; }
             if (v.space != Space::Local) fail(v.loc, fmt::format("'.{}' variables inside a function are not supported yet", ptx::space_name(v.space)));
-            off = align_up(off, v.align);
-            m_fn_var_offset[int(k)] = off;
-            off += v.size_bytes();
+            m_var_offset[int(k)] = place(v);
         }
-        m_img->local_bytes = uint32_t(align_up(off, 8));
+        // A callee's frame starts at the call area (calls copy arguments and results through a
+        // staging buffer), so the area does not cost stack space twice.
+        const uint64_t area = align_up(off, 16);
+        uint64_t end = area;
+        for (auto& [scope, vars] : call_blocks) {
+            off = area;
+            for (int k : vars) m_var_offset[k] = place(m_fn.vars[size_t(k)]);
+            end = std::max(end, off);
+        }
+        if (end > UINT32_MAX / 2) fail(m_fn.loc, fmt::format("the frame of '{}' needs {} bytes per thread", m_fn.name, end));
+        fi.frame_bytes = uint32_t(align_up(end, 16));
+        fi.call_area = uint32_t(area);
     }
 
-    // The address a symbol stands for in its own state space.
-    uint64_t symbol_address(const Operand& o, Space& space) const {
+    // Where a symbol lives. The kernel's frame is at offset 0 of local memory, so its variables
+    // have fixed addresses; a called function's are relative to its activation's frame.
+    SymbolPlace place(const Operand& o) const {
+        SymbolPlace p;
         switch (o.sym.kind) {
         case SymbolRef::Kind::ModuleVar: {
             const auto& v = m_mod.globals[o.sym.index];
-            space = v.space;
-            if (v.space == Space::Shared) return m_shared_offset.at(o.sym.index);
-            return m_addr.at(o.sym.index);
+            p.space = v.space;
+            p.address = v.space == Space::Shared ? m_b.shared_offset.at(o.sym.index) : m_b.addr.at(o.sym.index);
+            return p;
         }
         case SymbolRef::Kind::Param:
-            space = Space::Param;
-            if (o.sym.index < 0) fail(o.loc, "return parameters are only valid inside functions");
-            return m_img->param_offsets.at(o.sym.index);
-        case SymbolRef::Kind::FuncVar:
-            space = m_fn.vars[o.sym.index].space;
-            return m_fn_var_offset.at(o.sym.index);
+            if (m_is_kernel) {
+                if (o.sym.index < 0) fail(o.loc, "return parameters are only valid inside functions");
+                p.space = Space::Param;
+                p.address = m_img->param_offsets.at(o.sym.index);
+                return p;
+            }
+            p.space = Space::Local;
+            p.in_frame = true;
+            p.address = o.sym.index < 0 ? m_ret_offset.at(size_t(-1 - o.sym.index)) : m_param_offset.at(size_t(o.sym.index));
+            return p;
+        case SymbolRef::Kind::FuncVar: {
+            Space sp = m_fn.vars[o.sym.index].space;
+            p.space = sp == Space::Shared ? Space::Shared : Space::Local;
+            p.in_frame = !m_is_kernel && sp != Space::Shared;
+            p.address = m_var_offset.at(o.sym.index);
+            return p;
+        }
         case SymbolRef::Kind::Function:
-            fail(o.loc, fmt::format("function '{}' used as a value", o.name));
+            p.space = Space::Global;
+            p.address = memory_map::function_address(function_definition(m_mod, o.name));
+            return p;
         case SymbolRef::Kind::None: break;
         }
         fail(o.loc, fmt::format("unknown symbol '{}'", o.name));
     }
 
-    Row pool_row(uint64_t value, int width_class = 0) {
-        auto key = std::make_pair(value, width_class);
-        auto it = m_pool_index.find(key);
-        if (it != m_pool_index.end()) return it->second;
-        size_t k = m_img->imm_pool.size() / kWarpSize;
-        m_img->imm_pool.insert(m_img->imm_pool.end(), kWarpSize, value);
-        Row r = -1 - Row(k);
-        m_pool_index[key] = r;
-        return r;
-    }
+    Row pool_row(uint64_t value, int width_class = 0) { return m_b.pool_row(value, width_class); }
 
     uint64_t immediate_value(const Operand& o, const std::string& type) const {
         bool is_float = !type.empty() && type[0] == 'f';
@@ -211,11 +290,7 @@ private:
     Row special_row(const Operand& o) {
         SpecialReg sr;
         if (!special_of(o.name, sr)) fail(o.loc, fmt::format("special register '{}' is not supported here", o.name));
-        for (auto& [r, row] : m_img->special_rows)
-            if (r == sr) return row;
-        Row row = Row(m_next_row++);
-        m_img->special_rows.emplace_back(sr, row);
-        return row;
+        return m_b.special_row(sr);
     }
 
     Row source(const Operand& o, const std::string& type) {
@@ -226,8 +301,9 @@ private:
         case Operand::Kind::Imm: return pool_row(immediate_value(o, type));
         case Operand::Kind::Sreg: return special_row(o);
         case Operand::Kind::Symbol: {
-            Space sp;
-            return pool_row(symbol_address(o, sp) + uint64_t(o.offset));
+            SymbolPlace p = place(o);
+            if (p.in_frame) fail(o.loc, fmt::format("the address of '{}' (in the frame of a called function) can only be taken with mov", o.name));
+            return pool_row(p.address + uint64_t(o.offset));
         }
         default: fail(o.loc, "expected a register, immediate or symbol operand");
         }
@@ -261,8 +337,10 @@ private:
             return;
         }
         if (o.sym.kind == SymbolRef::Kind::None) return;  // absolute address
-        Space sp;
-        uint64_t base = symbol_address(o, sp);
+        SymbolPlace p = place(o);
+        const Space sp = p.space;
+        if (p.in_frame) in.a = m_fp_row;
+        uint64_t base = p.address;
         MemSpace want = sp == Space::Shared ? MemSpace::Shared : sp == Space::Local ? MemSpace::Local
                         : sp == Space::Param ? MemSpace::Param : sp == Space::Const ? MemSpace::Const : MemSpace::Global;
         if (space == MemSpace::Generic && (want == MemSpace::Shared || want == MemSpace::Local || want == MemSpace::Param))
@@ -310,6 +388,15 @@ private:
         if (pi.opcode == "mov" && pi.ops.size() == 2 &&
             (pi.ops[0].kind == Operand::Kind::Vector || pi.ops[1].kind == Operand::Kind::Vector))
             return decode_vector_mov(pi, in);
+        if (pi.opcode == "call") return decode_call(pi, in);
+        if (pi.opcode == "brx") return decode_brx(pi, in);
+        if (pi.opcode == "pmevent") return decode_pmevent(pi, in);
+        if (pi.opcode == "mov" && pi.ops.size() == 2 && pi.ops[1].kind == Operand::Kind::Symbol && place(pi.ops[1]).in_frame)
+            return decode_frame_address(pi, in);
+        // .param inside a called function, and a kernel's call arguments, live in the frame.
+        if ((pi.opcode == "ld" || pi.opcode == "st") && pi.ops.size() == 2 && spec.has("param") &&
+            in_frame_param(pi.ops[pi.opcode == "ld" ? 1 : 0]))
+            std::replace(spec.mods.begin(), spec.mods.end(), std::string("param"), std::string("local"));
         OpChoice c = select_op(spec);
         if (!c.fn) fail(pi.loc, c.error.empty() ? "unsupported instruction '" + pi.full_name() + "'" : c.error);
         in.fn = c.fn;
@@ -416,7 +503,7 @@ private:
         case Layout::Branch: {
             need(pi, 1, 1);
             if (ops[0].kind != Operand::Kind::Label || ops[0].target < 0) fail(ops[0].loc, "expected a branch label");
-            in.target = uint32_t(ops[0].target);
+            in.target = m_base + uint32_t(ops[0].target);
             break;
         }
         case Layout::Barrier:
@@ -454,6 +541,139 @@ private:
             break;
         case Layout::Video: video_operands(pi, c.code, in); break;
         }
+        return in;
+    }
+
+    bool in_frame_param(const Operand& a) const {
+        if (a.kind != Operand::Kind::Address) return false;
+        switch (a.sym.kind) {
+        case SymbolRef::Kind::None: return !m_is_kernel;  // a register or absolute address
+        case SymbolRef::Kind::Param: return !m_is_kernel;
+        case SymbolRef::Kind::FuncVar: return m_fn.vars[a.sym.index].space != Space::Shared;
+        default: return false;
+        }
+    }
+
+    // mov d, var: the address of a frame variable is the activation's frame base plus its offset.
+    Inst decode_frame_address(const ptx::Instruction& pi, Inst& in) {
+        OpChoice add = select_op(OpSpec{"add", {"u64"}});
+        in.fn = add.fn;
+        in.d = dest(pi.ops[0]);
+        in.a = m_fp_row;
+        in.b = pool_row(place(pi.ops[1]).address + uint64_t(pi.ops[1].offset));
+        return in;
+    }
+
+    // call{.uni} [(results),] target [, (arguments)] [, prototype | calltargets]
+    Inst decode_call(const ptx::Instruction& pi, Inst& in) {
+        const auto& ops = pi.ops;
+        size_t k = 0;
+        const Operand* rets = nullptr;
+        const Operand* args = nullptr;
+        const Operand* table = nullptr;
+        if (k < ops.size() && ops[k].kind == Operand::Kind::Vector) rets = &ops[k++];
+        if (k >= ops.size()) fail(pi.loc, "call needs a target");
+        const Operand& target = ops[k++];
+        if (k < ops.size() && ops[k].kind == Operand::Kind::Vector) args = &ops[k++];
+        if (k < ops.size() && ops[k].kind == Operand::Kind::Table) table = &ops[k++];
+        if (k != ops.size()) fail(ops[k].loc, "unexpected operand in call");
+        CallSite cs;
+        cs.caller = m_index;
+        in.fn = call_fn();
+        in.offset = int64_t(m_img->calls.size());
+        // What the arguments and results must look like: the callee's parameters, or the prototype.
+        const std::vector<ptx::Variable>* want_params = nullptr;
+        const std::vector<ptx::Variable>* want_rets = nullptr;
+        std::string callee_name;
+        if (target.kind == Operand::Kind::Symbol && target.sym.kind == SymbolRef::Kind::Function) {
+            uint32_t mi = function_definition(m_mod, target.name);
+            const ptx::Function& callee = m_mod.functions[mi];
+            if (!callee.has_body) fail(target.loc, fmt::format("call to '{}', which has no body in this module", target.name));
+            if (callee.is_entry) fail(target.loc, fmt::format("'{}' is a kernel entry and cannot be called", target.name));
+            cs.callee = m_img->function_of_module.at(mi);
+            want_params = &callee.params;
+            want_rets = &callee.return_params;
+            callee_name = "'" + callee.name + "'";
+        } else if (target.kind == Operand::Kind::Reg) {
+            in.a = source(target, "u64");
+            if (!table) fail(target.loc, "an indirect call needs a .callprototype or .calltargets operand");
+            const ptx::Table& t = m_fn.tables[size_t(table->target)];
+            if (t.kind == ptx::Table::Kind::CallPrototype) {
+                want_params = &t.params;
+                want_rets = &t.rets;
+                callee_name = "prototype '" + t.name + "'";
+            } else if (t.kind == ptx::Table::Kind::CallTargets) {
+                for (const Operand& e : t.entries) cs.allowed.push_back(function_definition(m_mod, e.name));
+            } else {
+                fail(table->loc, fmt::format("'{}' is a .branchtargets list, not a call prototype", t.name));
+            }
+        } else {
+            fail(target.loc, "expected a function name or a register holding a function address");
+        }
+        if (rets) for (const Operand& o : rets->elems) cs.rets.push_back(call_slot(o, true));
+        if (args) for (const Operand& o : args->elems) cs.args.push_back(call_slot(o, false));
+        if (want_params) check_call(pi, callee_name, *want_params, cs.args, "argument");
+        if (want_rets) check_call(pi, callee_name, *want_rets, cs.rets, "result");
+        m_img->calls.push_back(std::move(cs));
+        return in;
+    }
+
+    // One call argument or result: a .param variable of the caller's frame, or a register (or
+    // an immediate argument).
+    FrameSlot call_slot(const Operand& o, bool is_result) {
+        if (o.kind == Operand::Kind::Symbol && o.sym.kind == SymbolRef::Kind::FuncVar && m_fn.vars[o.sym.index].space == Space::Param)
+            return {kNoRow, uint32_t(m_var_offset.at(o.sym.index)), uint32_t(m_fn.vars[o.sym.index].size_bytes())};
+        if (o.kind == Operand::Kind::Reg) {
+            const auto& r = m_fn.regs[o.reg];
+            if (r.is_pred) fail(o.loc, "predicates cannot be passed to or from a call");
+            return {is_result ? dest(o) : source(o, r.type), 0, r.bits / 8};
+        }
+        if (o.kind == Operand::Kind::Imm && !is_result) return {source(o, "b64"), 0, 8};
+        fail(o.loc, fmt::format("a call {} must be a .param variable declared in the calling function or a register",
+                                is_result ? "result" : "argument"));
+    }
+
+    void check_call(const ptx::Instruction& pi, const std::string& callee, const std::vector<ptx::Variable>& want,
+                    const std::vector<FrameSlot>& got, const char* what) const {
+        if (want.size() != got.size())
+            fail(pi.loc, fmt::format("call passes {} {}s but {} takes {}", got.size(), what, callee, want.size()));
+        for (size_t k = 0; k < want.size(); ++k) {
+            uint32_t size = want[k].space == Space::Reg ? want[k].elem_size : uint32_t(want[k].size_bytes());
+            if (got[k].row == kNoRow && got[k].size != size)
+                fail(pi.loc, fmt::format("{} {} of the call is {} bytes but {} expects {}", what, k, got[k].size, callee, size));
+        }
+    }
+
+    // pmevent n, or pmevent.mask bits: counters 0-7; 8-15 are reserved for the hardware.
+    Inst decode_pmevent(const ptx::Instruction& pi, Inst& in) {
+        need(pi, 1, 1);
+        const Operand& o = pi.ops[0];
+        if (o.kind != Operand::Kind::Imm || o.imm_kind != Operand::ImmKind::Int) fail(o.loc, "pmevent takes an integer constant");
+        const bool mask = OpSpec{pi.opcode, pi.mods}.has("mask");
+        if (!pi.mods.empty() && !(mask && pi.mods.size() == 1)) fail(pi.loc, fmt::format("unsupported instruction '{}'", pi.full_name()));
+        if (mask ? o.imm_bits > 0xFFFF : o.imm_bits > 15)
+            fail(o.loc, fmt::format("pmevent{} {} is out of range ({})", mask ? ".mask" : "", o.imm_bits, mask ? "16 bits" : "0 to 15"));
+        const uint64_t bits = mask ? o.imm_bits : uint64_t(1) << o.imm_bits;
+        if (bits >> kPmCounters)
+            fail(o.loc, fmt::format("pmevent counters 8-15 are reserved; programs may trigger 0 to 7 (operand {})", o.imm_bits));
+        in.fn = pmevent_fn();
+        in.aux = uint8_t(bits);
+        return in;
+    }
+
+    // brx.idx{.uni} index, table: a jump through a .branchtargets list.
+    Inst decode_brx(const ptx::Instruction& pi, Inst& in) {
+        need(pi, 2, 2);
+        if (!OpSpec{pi.opcode, pi.mods}.has("idx")) fail(pi.loc, fmt::format("unsupported instruction '{}': expected brx.idx", pi.full_name()));
+        const Operand& t = pi.ops[1];
+        if (t.kind != Operand::Kind::Table || m_fn.tables[size_t(t.target)].kind != ptx::Table::Kind::BranchTargets)
+            fail(t.loc, "brx.idx needs a .branchtargets list");
+        in.fn = brx_fn();
+        in.a = source(pi.ops[0], "u32");
+        in.offset = int64_t(m_img->jump_tables.size());
+        std::vector<uint32_t> targets;
+        for (const Operand& e : m_fn.tables[size_t(t.target)].entries) targets.push_back(m_base + uint32_t(e.target));
+        m_img->jump_tables.push_back(std::move(targets));
         return in;
     }
 
@@ -501,63 +721,36 @@ private:
         in.pd = pred(o.elems[1]);
     }
 
-    // A predicate register that always holds `value` (allocated once per kernel).
-    int constant_pred(bool value) {
-        int& slot = value ? m_true_pred : m_false_pred;
-        if (slot < 0) {
-            slot = int(m_img->num_preds++);
-            m_img->constant_preds.emplace_back(slot, value);
-        }
-        return slot;
-    }
-    int m_true_pred = -1, m_false_pred = -1;
+    int constant_pred(bool value) { return m_b.constant_pred(value); }
 
-    static Flow flow_of(const ptx::Instruction& pi) {
+    Flow flow_of(const ptx::Instruction& pi) const {
         Flow f;
-        bool guarded = pi.guard >= 0;
+        f.conditional = pi.guard >= 0;
         if (pi.opcode == "bra" && !pi.ops.empty() && pi.ops[0].target >= 0) {
             f.kind = Flow::Kind::Branch;
-            f.conditional = guarded;
             f.target = uint32_t(pi.ops[0].target);
+        } else if (pi.opcode == "brx" && pi.ops.size() == 2 && pi.ops[1].kind == Operand::Kind::Table) {
+            f.kind = Flow::Kind::Multi;
+            for (const Operand& e : m_fn.tables[size_t(pi.ops[1].target)].entries) f.targets.push_back(uint32_t(e.target));
         } else if (pi.opcode == "ret" || pi.opcode == "exit") {
             f.kind = Flow::Kind::Exit;
-            f.conditional = guarded;
         }
         return f;
     }
 
+    // Reconvergence points come from the function's own graph; its returns and exits are the exit.
     void set_reconvergence(const std::vector<Flow>& flow) {
         ControlFlowGraph cfg(flow);
-        for (uint32_t i = 0; i < flow.size(); ++i)
-            if (flow[i].kind == Flow::Kind::Branch)
-                m_img->code[i].reconv = cfg.reconvergence_pc(cfg.block_of(i), simt::kExitPc);
+        for (uint32_t i = 0; i < flow.size(); ++i) {
+            if (flow[i].kind != Flow::Kind::Branch && flow[i].kind != Flow::Kind::Multi) continue;
+            uint32_t r = cfg.reconvergence_pc(cfg.block_of(i), simt::kExitPc);
+            m_img->code[m_base + i].reconv = r == simt::kExitPc ? r : m_base + r;
+        }
     }
 };
 
 } // namespace
 
-std::shared_ptr<KernelImage> decode_kernel(const ptx::Module& mod, const ptx::Function& fn,
-                                           const VariableAddresses& addresses, std::vector<PtxError>* errors) {
-    if (!fn.is_entry) throw PtxError(mod.file, fn.loc, fmt::format("'{}' is not a kernel entry", fn.name));
-    return Decoder(mod, fn, addresses, errors).run();
-}
-
-std::vector<PtxError> check_module(const ptx::Module& mod) {
-    std::vector<PtxError> errors;
-    VariableAddresses fake(mod.globals.size(), 0);
-    for (const auto& fn : mod.functions) {
-        if (!fn.has_body) continue;
-        if (!fn.is_entry) {
-            errors.emplace_back(mod.file, fn.loc, fmt::format("device function '{}': calls are not supported yet", fn.name));
-            continue;
-        }
-        try {
-            decode_kernel(mod, fn, fake, &errors);
-        } catch (const PtxError& e) {
-            errors.push_back(e);
-        }
-    }
-    return errors;
-}
+void decode_function(ImageBuilder& b, uint32_t index) { Decoder(b, index).run(); }
 
 } // namespace gpusim::loader

@@ -22,6 +22,10 @@ std::shared_ptr<KernelImage> decode_kernel(const ptx::Module& mod, const ptx::Fu
                                            const VariableAddresses& addresses,
                                            std::vector<ptx::PtxError>* errors = nullptr);
 
+// The module index of the definition of function `name` (the declaration with a body, else the
+// first declaration); its device address is memory_map::function_address of that index.
+uint32_t function_definition(const ptx::Module& mod, const std::string& name);
+
 // Every problem in every entry of the module (empty when the model can run all of it).
 std::vector<ptx::PtxError> check_module(const ptx::Module& mod);
 

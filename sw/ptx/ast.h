@@ -36,6 +36,8 @@ struct Variable {
         SourceLoc loc;
     };
     std::vector<AddressInit> address_inits;
+    uint32_t scope = 0;          // function-scope variables: id of the { } block that declares them
+    int reg = -1;                // a .reg parameter of a .func: its register (RegDecl index)
     SourceLoc loc;
 
     uint64_t size_bytes() const { return uint64_t(elem_size) * count; }
@@ -56,7 +58,7 @@ struct SymbolRef {
 };
 
 struct Operand {
-    enum class Kind { Reg, Imm, Sreg, Symbol, Label, Address, Vector, Pair, Sink };
+    enum class Kind { Reg, Imm, Sreg, Symbol, Label, Address, Vector, Pair, Sink, Table };
     enum class ImmKind { Int, F32Bits, F64Bits, Double };
 
     Kind kind = Kind::Imm;
@@ -71,7 +73,7 @@ struct Operand {
     std::string name;            // Sreg ("%tid.x"), Label, Symbol
     SymbolRef sym;               // Symbol, or the base symbol of an Address
     int64_t offset = 0;          // Symbol+offset, Address offset
-    int target = -1;             // Label: instruction index in the function body
+    int target = -1;             // Label: instruction index in the function body; Table: table index
     std::vector<Operand> elems;  // Vector ("{a, b}"), parenthesized call lists, Pair ("d|p")
 };
 
@@ -87,6 +89,16 @@ struct Instruction {
     std::string full_name() const;   // "ld.global.f32"
 };
 
+// A named list declared in a function body: `.branchtargets` (labels for brx.idx), `.calltargets`
+// (functions an indirect call may reach) or `.callprototype` (the signature of an indirect call).
+struct Table {
+    enum class Kind { BranchTargets, CallTargets, CallPrototype } kind = Kind::BranchTargets;
+    std::string name;
+    std::vector<Operand> entries;        // labels or function symbols
+    std::vector<Variable> rets, params;  // a prototype's return and argument parameters
+    SourceLoc loc;
+};
+
 struct Function {
     std::string name;
     bool is_entry = false;
@@ -98,6 +110,7 @@ struct Function {
     std::vector<Variable> vars;          // function-scope .local/.shared/.const
     std::vector<RegDecl> regs;           // every register of every scope, uniquely numbered
     std::vector<Instruction> body;
+    std::vector<Table> tables;
     uint32_t reqntid[3] = {0, 0, 0};
     uint32_t maxntid[3] = {0, 0, 0};
     SourceLoc loc;

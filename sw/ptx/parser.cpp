@@ -37,7 +37,10 @@ struct Scope {
     std::map<std::string, int> regs;
     std::map<std::string, int> vars;
     std::map<std::string, int> labels;                 // label -> instruction index
+    std::map<std::string, int> tables;                 // .branchtargets/.calltargets/.callprototype
     std::vector<std::pair<int, int>> pending;          // (instruction, operand) label uses to resolve
+    std::vector<std::pair<int, int>> pending_tables;   // (table, entry) label uses to resolve
+    uint32_t id = 0;
 };
 
 class Parser {
@@ -58,6 +61,7 @@ private:
     Module m_mod;
     Function* m_fn = nullptr;
     std::vector<Scope> m_scopes;
+    uint32_t m_scope_serial = 0;
 
     // ---- token helpers ----
     const Token& cur() const { return m_toks[m_i]; }
@@ -286,15 +290,15 @@ private:
     }
 
     // ---- functions ----
+    // "(.param .b32 a, .reg .u32 %b)": .param parameters, or registers (the PTX 2 convention).
     std::vector<Variable> param_list() {
         std::vector<Variable> out;
         expect_punct("(");
         if (accept_punct(")")) return out;
         do {
             if (!is_dot(".param") && !is_dot(".reg"))
-                fail_here(fmt::format("expected '.param' but found {}", describe(cur())));
+                fail_here(fmt::format("expected '.param' or '.reg' but found {}", describe(cur())));
             out.push_back(variable_decl(false, false));
-            out.back().space = Space::Param;
         } while (accept_punct(","));
         expect_punct(")");
         return out;
@@ -309,6 +313,8 @@ private:
         if (!fn.is_entry && is_punct("(")) fn.return_params = param_list();
         fn.name = expect_ident("a function name").text;
         if (is_punct("(")) fn.params = param_list();
+        for (const auto& p : fn.params)
+            if (fn.is_entry && p.space == Space::Reg) fail(p.loc, "kernel parameters must be .param, not .reg");
         for (const auto& f : m_mod.functions)
             if (f.name == fn.name && f.has_body)
                 fail(fn.loc, fmt::format("function '{}' is defined twice", fn.name));
@@ -340,10 +346,10 @@ private:
     void block() {
         expect_punct("{");
         m_scopes.emplace_back();
+        m_scopes.back().id = ++m_scope_serial;
         if (m_scopes.size() == 1) {
-            for (size_t k = 0; k < m_fn->params.size(); ++k) m_scopes.back().vars["\x01p" + m_fn->params[k].name] = int(k);
-            for (size_t k = 0; k < m_fn->return_params.size(); ++k)
-                m_scopes.back().vars["\x01r" + m_fn->return_params[k].name] = int(k);
+            declare_params(m_fn->params, "\x01p", false);
+            declare_params(m_fn->return_params, "\x01r", true);
         }
         while (!is_punct("}")) {
             if (at_end()) fail_here("missing '}' at end of function body");
@@ -351,6 +357,21 @@ private:
         }
         take();
         close_scope();
+    }
+
+    // Parameters are names in the outermost scope of the body: .param ones refer to their list
+    // (return parameters as -1-k), .reg ones are registers of the function.
+    void declare_params(std::vector<Variable>& params, const char* prefix, bool is_return) {
+        for (size_t k = 0; k < params.size(); ++k) {
+            Variable& p = params[k];
+            if (p.space == Space::Reg) {
+                if (p.is_array) fail(p.loc, fmt::format("register parameter '{}' cannot be an array", p.name));
+                add_reg(p.name, p.type, p.loc);
+                p.reg = m_scopes.back().regs.at(p.name);
+            } else {
+                m_scopes.back().vars[prefix + p.name] = is_return ? -1 - int(k) : int(k);
+            }
+        }
     }
 
     // Resolves the scope's label uses; unknown ones move to the enclosing scope.
@@ -363,6 +384,13 @@ private:
             if (it != s.labels.end()) { o.target = it->second; continue; }
             if (m_scopes.empty()) fail(o.loc, fmt::format("undefined label '{}'", o.name));
             m_scopes.back().pending.emplace_back(inst, op);
+        }
+        for (auto [table, entry] : s.pending_tables) {
+            Operand& o = m_fn->tables[table].entries[entry];
+            auto it = s.labels.find(o.name);
+            if (it != s.labels.end()) { o.target = it->second; continue; }
+            if (m_scopes.empty()) fail(o.loc, fmt::format("undefined label '{}' in .branchtargets", o.name));
+            m_scopes.back().pending_tables.emplace_back(table, entry);
         }
     }
 
@@ -391,6 +419,10 @@ private:
         if (t.kind == Tok::Ident && peek().kind == Tok::Punct && peek().text == ":") {
             Token name = take();
             take();
+            if (cur().kind == Tok::Dot && (is_dot(".branchtargets") || is_dot(".calltargets") || is_dot(".callprototype"))) {
+                table_decl(name);
+                return;
+            }
             auto& labels = m_scopes.back().labels;
             if (labels.count(name.text)) fail(name.loc, fmt::format("label '{}' is defined twice", name.text));
             labels[name.text] = static_cast<int>(m_fn->body.size());
@@ -399,9 +431,57 @@ private:
         instruction();
     }
 
+    // "name: .branchtargets L1, L2;", "name: .calltargets f1, f2;" or
+    // "name: .callprototype (.param .b32 _) _ (.param .b32 _, ...);".
+    void table_decl(const Token& name) {
+        Table t;
+        t.name = name.text;
+        t.loc = name.loc;
+        std::string kind = take().text;
+        int index = int(m_fn->tables.size());
+        if (kind == ".callprototype") {
+            t.kind = Table::Kind::CallPrototype;
+            if (is_punct("(")) t.rets = param_list();
+            Token u = expect_ident("'_' in the prototype");
+            if (u.text != "_") fail(u.loc, fmt::format("expected '_' in place of the function name but found '{}'", u.text));
+            if (is_punct("(")) t.params = param_list();
+            while (is_dot(".noreturn")) take();
+        } else {
+            t.kind = kind == ".branchtargets" ? Table::Kind::BranchTargets : Table::Kind::CallTargets;
+            do {
+                Operand o;
+                o.loc = cur().loc;
+                o.name = expect_ident(t.kind == Table::Kind::BranchTargets ? "a label" : "a function name").text;
+                if (t.kind == Table::Kind::CallTargets) {
+                    o.kind = Operand::Kind::Symbol;
+                    o.sym = lookup_symbol(o.name);
+                    if (o.sym.kind != SymbolRef::Kind::Function) fail(o.loc, fmt::format("'{}' is not a function", o.name));
+                } else {
+                    o.kind = Operand::Kind::Label;
+                    m_scopes.back().pending_tables.emplace_back(index, int(t.entries.size()));
+                }
+                t.entries.push_back(std::move(o));
+            } while (accept_punct(","));
+        }
+        expect_punct(";");
+        auto& tables = m_scopes.back().tables;
+        if (tables.count(t.name)) fail(t.loc, fmt::format("'{}' is declared twice in this scope", t.name));
+        tables[t.name] = index;
+        m_fn->tables.push_back(std::move(t));
+    }
+
+    int lookup_table(const std::string& name) const {
+        for (auto it = m_scopes.rbegin(); it != m_scopes.rend(); ++it) {
+            auto f = it->tables.find(name);
+            if (f != it->tables.end()) return f->second;
+        }
+        return -1;
+    }
+
     void declare_var(Variable v) {
         auto& vars = m_scopes.back().vars;
         if (vars.count(v.name)) fail(v.loc, fmt::format("'{}' is declared twice in this scope", v.name));
+        v.scope = m_scopes.back().id;
         vars[v.name] = static_cast<int>(m_fn->vars.size());
         m_fn->vars.push_back(std::move(v));
     }
@@ -457,7 +537,7 @@ private:
         if (!m_scopes.empty()) {
             auto& outer = m_scopes.front().vars;
             if (auto f = outer.find("\x01p" + name); f != outer.end()) return {SymbolRef::Kind::Param, f->second};
-            if (auto f = outer.find("\x01r" + name); f != outer.end()) return {SymbolRef::Kind::Param, -1 - f->second};
+            if (auto f = outer.find("\x01r" + name); f != outer.end()) return {SymbolRef::Kind::Param, f->second};
         }
         for (size_t k = 0; k < m_mod.globals.size(); ++k)
             if (m_mod.globals[k].name == name) return {SymbolRef::Kind::ModuleVar, static_cast<int>(k)};
@@ -569,7 +649,11 @@ private:
         }
         o.sym = lookup_symbol(name.text);
         o.name = name.text;
-        if (o.sym.kind == SymbolRef::Kind::None) { o.kind = Operand::Kind::Label; return o; }
+        if (o.sym.kind == SymbolRef::Kind::None) {
+            o.target = lookup_table(name.text);
+            o.kind = o.target >= 0 ? Operand::Kind::Table : Operand::Kind::Label;
+            return o;
+        }
         o.kind = Operand::Kind::Symbol;
         if (is_punct("+")) { take(); o.offset = signed_offset(); }
         return o;

@@ -231,7 +231,17 @@ std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
     return data;
 }
 
-ManifestOutcome run_manifest(Runtime& rt, const Manifest& m) {
+// Writes `data` to dir/name and returns the path.
+std::string dump_buffer(const std::string& dir, const std::string& name, const std::vector<uint8_t>& data) {
+    fs::create_directories(dir);
+    std::string path = (fs::path(dir) / name).string();
+    std::ofstream f(path, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));
+    if (!f) throw std::runtime_error(fmt::format("error: cannot write \"{}\"", path));
+    return path;
+}
+
+ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& dump_dir) {
     ManifestOutcome out;
     const ModuleHandle& mod = rt.load_module(m.module);
     std::map<std::string, DevicePtr> dev;
@@ -281,8 +291,10 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m) {
             if (!f) throw std::runtime_error(fmt::format("{}: error: cannot write \"{}\"", m.path, o.file));
         }
         for (const auto& e : l.expect) {
-            std::string diff = compare_buffers(read_file(m.path, e.file), fetch(e.buffer), e.tolerance);
+            std::vector<uint8_t> got = fetch(e.buffer);
+            std::string diff = compare_buffers(read_file(m.path, e.file), got, e.tolerance);
             if (!diff.empty()) {
+                if (!dump_dir.empty()) diff += "; written to " + dump_buffer(dump_dir, l.kernel + "." + e.buffer + ".bin", got);
                 out.passed = false;
                 out.failures.push_back(fmt::format("{} ({}): buffer \"{}\" differs from {}: {}", where, l.kernel, e.buffer, e.file, diff));
                 out.failed_kernels.push_back(l.kernel);

@@ -61,8 +61,9 @@ struct ManifestOutcome {
 };
 
 // Runs every launch of the manifest on `rt`; mismatches are reported in the outcome, while
-// errors (bad PTX, faults, bad arguments) throw.
-ManifestOutcome run_manifest(Runtime& rt, const Manifest& m);
+// errors (bad PTX, faults, bad arguments) throw. With `dump_dir`, a buffer that differs from its
+// reference is also written there as <kernel>.<buffer>.bin, for analysis.
+ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& dump_dir = "");
 
 // Builds the initial bytes of a buffer from its init spec.
 std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b);

@@ -17,8 +17,8 @@ namespace {
 constexpr uint64_t kPage = SparseStore::kPageSize;
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-// The address an initializer names: a module variable of the .global or .const space. Function
-// addresses (indirect calls) are not supported.
+// The address an initializer names: a module variable of the .global or .const space, or a
+// device function (a function pointer table).
 uint64_t symbol_address(const ptx::Module& mod, const loader::VariableAddresses& addr, const ptx::Variable::AddressInit& ai,
                         const std::string& path) {
     for (size_t k = 0; k < mod.globals.size(); ++k) {
@@ -27,8 +27,9 @@ uint64_t symbol_address(const ptx::Module& mod, const loader::VariableAddresses&
         if (g.space == ptx::Space::Shared) break;
         return addr[k];
     }
+    if (mod.find_function(ai.symbol)) return memory_map::function_address(loader::function_definition(mod, ai.symbol));
     throw ptx::PtxError(path, ai.loc, fmt::format("initializer names '{}', which is not a .global or .const variable "
-                                                  "(function addresses are not supported)", ai.symbol));
+                                                  "or a function", ai.symbol));
 }
 } // namespace
 
@@ -219,6 +220,8 @@ LaunchStats Runtime::launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uin
     s.cycles = uint64_t(cpu.read32(reg::kCyclesLo)) | (uint64_t(cpu.read32(reg::kCyclesHi)) << 32);
     s.warp_instructions = uint64_t(cpu.read32(reg::kWarpInstLo)) | (uint64_t(cpu.read32(reg::kWarpInstHi)) << 32);
     s.thread_instructions = uint64_t(cpu.read32(reg::kThreadInstLo)) | (uint64_t(cpu.read32(reg::kThreadInstHi)) << 32);
+    for (uint32_t k = 0; k < 8; ++k)
+        s.pm_events[k] = uint64_t(cpu.read32(reg::kPmEventBase + 8 * k)) | (uint64_t(cpu.read32(reg::kPmEventBase + 8 * k + 4)) << 32);
     s.host_seconds = std::chrono::duration<double>(t1 - t0).count();
     return s;
 }

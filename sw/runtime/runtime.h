@@ -59,6 +59,7 @@ struct LaunchStats {
     uint64_t cycles = 0;
     uint64_t warp_instructions = 0;
     uint64_t thread_instructions = 0;
+    uint64_t pm_events[8] = {};      // pmevent counters 0-7, counted once per warp
     double host_seconds = 0;
 };
 

@@ -9,7 +9,7 @@
 #include "loader/loader.h"
 #include "ptx/parser.h"
 #include "sm/sm_core.h"
-#include "common/test_memory.h"
+#include "common/run_kernel.h"
 
 using namespace gpusim;
 
@@ -17,30 +17,7 @@ namespace {
 
 using test::TestMemory;
 
-const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
-
-// Runs kernel `name` of `body` over `threads` threads in blocks of `block`, with one u64 parameter
-// pointing at the test memory.
-TestMemory run(const std::string& body, uint32_t block, uint32_t grid = 1) {
-    ptx::Module m = ptx::parse("k.ptx", std::string(kHeader) + body);
-    LaunchInfo l;
-    l.kernel = loader::decode_kernel(m, m.functions.front(), {});
-    l.block = {block, 1, 1};
-    l.grid = {grid, 1, 1};
-    uint64_t out = TestMemory::kBase;
-    l.params.resize(8);
-    std::memcpy(l.params.data(), &out, 8);
-    TestMemory mem;
-    MemoryView view(&mem);
-    SmConfig cfg;
-    SmCore core(cfg, 0, view);
-    core.begin_launch(&l);
-    for (uint32_t c = 0; c < grid;) {
-        while (c < grid && core.can_accept_cta()) core.add_cta(c++);
-        while (!core.idle()) core.step(1000);
-    }
-    return mem;
-}
+TestMemory run(const std::string& body, uint32_t block, uint32_t grid = 1) { return test::run_kernel(body, block, grid); }
 
 // out[tid] = f(tid) with nested if/else on bits of tid.
 const char* kNested = R"(
@@ -212,18 +189,18 @@ BOOST_AUTO_TEST_CASE(post_dominators_of_a_diamond_and_a_loop) {
     using loader::Flow;
     // 0: bra.cond 3 | 1: x | 2: bra 4 | 3: y | 4: z (join) | 5: bra.cond 4 (loop) | 6: exit
     std::vector<Flow> f(7);
-    f[0] = {Flow::Kind::Branch, true, 3};
-    f[2] = {Flow::Kind::Branch, false, 4};
-    f[5] = {Flow::Kind::Branch, true, 4};
-    f[6] = {Flow::Kind::Exit, false, 0};
+    f[0] = {Flow::Kind::Branch, true, 3, {}};
+    f[2] = {Flow::Kind::Branch, false, 4, {}};
+    f[5] = {Flow::Kind::Branch, true, 4, {}};
+    f[6] = {Flow::Kind::Exit, false, 0, {}};
     loader::ControlFlowGraph g(f);
     BOOST_TEST(g.reconvergence_pc(g.block_of(0), 999) == 4u);
     BOOST_TEST(g.reconvergence_pc(g.block_of(5), 999) == 6u);
     // A branch whose one side exits only reconverges at the exit.
     std::vector<Flow> h(4);
-    h[0] = {Flow::Kind::Branch, true, 2};
-    h[1] = {Flow::Kind::Exit, false, 0};
-    h[3] = {Flow::Kind::Exit, false, 0};
+    h[0] = {Flow::Kind::Branch, true, 2, {}};
+    h[1] = {Flow::Kind::Exit, false, 0, {}};
+    h[3] = {Flow::Kind::Exit, false, 0, {}};
     loader::ControlFlowGraph g2(h);
     BOOST_TEST(g2.reconvergence_pc(g2.block_of(0), 999) == 999u);
 }
