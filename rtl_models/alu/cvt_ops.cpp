@@ -118,9 +118,10 @@ CvtCode unpack(uint64_t v) {
     return {Kind(v & 0xFF), Kind((v >> 8) & 0xFF), uint8_t((v >> 16) & 0xFF), uint8_t((v >> 24) & 0xFF), ((v >> 32) & 1) != 0};
 }
 
-// NaN results as the H200 gives them: f64 keeps its payload, quieted; narrowing from f64 keeps the sign
-// and the top payload bits, quieted; f32 -> f64 keeps the payload unless .ftz, which returns the
-// canonical f32 NaN widened; everything else is the canonical NaN of the destination.
+// NaN results as the H200 gives them: f64 keeps its payload, quieted; narrowing from f64 keeps
+// the sign and the top payload bits, quieted; f32 -> f64 keeps the payload unless .ftz, which
+// returns the canonical f32 NaN widened; f16 -> f64 keeps the sign and payload, quieted;
+// everything else is the canonical NaN of the destination.
 uint64_t nan_result(const CvtCode& k, uint64_t bits) {
     if (k.flags & kSat) return 0;
     const uint64_t sign = bits >> 63, mant = bits & 0xFFFFFFFFFFFFFull;
@@ -130,6 +131,8 @@ uint64_t nan_result(const CvtCode& k, uint64_t bits) {
         uint32_t b = uint32_t(bits) | 0x00400000u;
         return (uint64_t(b >> 31) << 63) | (0x7FFull << 52) | (uint64_t(b & 0x7FFFFF) << 29);
     }
+    if (k.d == Kind::F64 && k.s == Kind::F16)
+        return (uint64_t(bits >> 15 & 1) << 63) | (0x7FFull << 52) | kQuietBitF64 | (uint64_t(bits & 0x3FF) << 42);
     if (k.s == Kind::F64 && k.d == Kind::F32) return (sign << 31) | 0x7FC00000u | (mant >> 29);
     if (k.s == Kind::F64 && k.d == Kind::F16) return (sign << 15) | 0x7E00u | (mant >> 42);
     return k.d == Kind::F32 ? kCanonicalNanF32 : k.d == Kind::F16 ? kCanonicalNanF16 : 0x7FFFFFFFFFFFFFFFull;

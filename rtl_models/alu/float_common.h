@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "sm/exec_context.h"
+#include "sm/op_select.h"
 
 namespace gpusim {
 
@@ -53,6 +54,41 @@ template <class T, bool Ftz> T in(uint64_t v) {
     T x = get<T>(v);
     if constexpr (Ftz) x = flush(x);
     return x;
+}
+
+// Float compares: ordered forms are false when either input is NaN, the "u" forms are true.
+enum FCmp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe, kEqu, kNeu, kLtu, kLeu, kGtu, kGeu, kNum, kNan };
+
+template <class T, int C>
+bool fcompare(T a, T b) {
+    bool un = std::isnan(a) || std::isnan(b);
+    switch (C) {
+    case kEq: return !un && a == b;
+    case kNe: return !un && a != b;
+    case kLt: return !un && a < b;
+    case kLe: return !un && a <= b;
+    case kGt: return !un && a > b;
+    case kGe: return !un && a >= b;
+    case kEqu: return un || a == b;
+    case kNeu: return un || a != b;
+    case kLtu: return un || a < b;
+    case kLeu: return un || a <= b;
+    case kGtu: return un || a > b;
+    case kGeu: return un || a >= b;
+    case kNum: return !un;
+    default: return un;
+    }
+}
+
+
+// The comparison a setp/set names, or -1.
+inline int fcompare_code(const OpSpec& s) {
+    static const std::pair<const char*, int> names[] = {
+        {"eq", kEq}, {"ne", kNe}, {"lt", kLt}, {"le", kLe}, {"gt", kGt}, {"ge", kGe}, {"equ", kEqu},
+        {"neu", kNeu}, {"ltu", kLtu}, {"leu", kLeu}, {"gtu", kGtu}, {"geu", kGeu}, {"num", kNum}, {"nan", kNan}};
+    for (auto& [n, code] : names)
+        if (s.has(n)) return code;
+    return -1;
 }
 
 } // namespace gpusim

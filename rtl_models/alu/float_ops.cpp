@@ -108,30 +108,6 @@ void frcp(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     for_lanes(m, [&](int l) { d[l] = finish<T, Ftz, false>(T(1) / in<T, Ftz>(a[l])); });
 }
 
-// Float compares: ordered forms are false when either input is NaN, the "u" forms are true.
-enum FCmp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe, kEqu, kNeu, kLtu, kLeu, kGtu, kGeu, kNum, kNan };
-
-template <class T, int C>
-bool fcompare(T a, T b) {
-    bool un = std::isnan(a) || std::isnan(b);
-    switch (C) {
-    case kEq: return !un && a == b;
-    case kNe: return !un && a != b;
-    case kLt: return !un && a < b;
-    case kLe: return !un && a <= b;
-    case kGt: return !un && a > b;
-    case kGe: return !un && a >= b;
-    case kEqu: return un || a == b;
-    case kNeu: return un || a != b;
-    case kLtu: return un || a < b;
-    case kLeu: return un || a <= b;
-    case kGtu: return un || a > b;
-    case kGeu: return un || a >= b;
-    case kNum: return !un;
-    default: return un;
-    }
-}
-
 } // namespace
 
 void write_predicate(Warp& w, const Inst& in, LaneMask m, LaneMask result);
@@ -218,15 +194,6 @@ ExecFn fma_fn(const std::string& t, bool ftz, bool sat) {
     if (t == "f64") return (ftz || sat) ? nullptr : ffma<double, false, false>;
     if (ftz) return sat ? ffma<float, true, true> : ffma<float, true, false>;
     return sat ? ffma<float, false, true> : ffma<float, false, false>;
-}
-
-int fcompare_code(const OpSpec& s) {
-    static const std::pair<const char*, int> names[] = {
-        {"eq", kEq}, {"ne", kNe}, {"lt", kLt}, {"le", kLe}, {"gt", kGt}, {"ge", kGe}, {"equ", kEqu},
-        {"neu", kNeu}, {"ltu", kLtu}, {"leu", kLeu}, {"gtu", kGtu}, {"geu", kGeu}, {"num", kNum}, {"nan", kNan}};
-    for (auto& [n, code] : names)
-        if (s.has(n)) return code;
-    return -1;
 }
 
 template <class T, bool Ftz>

@@ -179,15 +179,29 @@ bool compare(T a, T b) {
 
 // Writes predicate results, combining with predicate c when setp names .and/.or/.xor.
 // With "p|q" the second destination (in.pb) gets the complement of the comparison, combined alike.
-void write_predicate(Warp& w, const Inst& in, LaneMask m, LaneMask result) {
+void write_predicate_pair(Warp& w, const Inst& in, LaneMask m, LaneMask p, LaneMask q);
+void write_predicate(Warp& w, const Inst& in, LaneMask m, LaneMask result) { write_predicate_pair(w, in, m, result, ~result); }
+
+// The general form: `p` goes to in.pd and `q` to in.pb (setp.f16x2 compares two halves).
+void write_predicate_pair(Warp& w, const Inst& in, LaneMask m, LaneMask p, LaneMask q) {
     LaneMask pc = in.aux != kNone ? (in.pc_negated ? ~w.preds[in.pc] : w.preds[in.pc]) : 0;
     auto combine = [&](LaneMask t) {
         if (in.aux == kNone) return t;
         return in.aux == kAnd ? (t & pc) : in.aux == kOr ? (t | pc) : (t ^ pc);
     };
-    LaneMask p = combine(result), q = combine(~result);
-    w.preds[in.pd] = (w.preds[in.pd] & ~m) | (p & m);
-    if (in.pb >= 0) w.preds[in.pb] = (w.preds[in.pb] & ~m) | (q & m);
+    w.preds[in.pd] = (w.preds[in.pd] & ~m) | (combine(p) & m);
+    if (in.pb >= 0) w.preds[in.pb] = (w.preds[in.pb] & ~m) | (combine(q) & m);
+}
+
+// set: a comparison (KernelImage::inner_fns[in.target], a setp function) writes the hidden
+// predicates in.pd and, for the high half of .f16x2, in.pb; d holds the low 32 bits of in.offset
+// where pd is true and the high 32 bits where pb is true (all ones, 1.0f, 1.0 in f16 ...).
+void set_op_impl(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    c.kernel->inner_fns[in.target](c, w, in, m);
+    const LaneMask p = w.preds[in.pd], q = in.pb >= 0 ? w.preds[in.pb] : 0;
+    const uint64_t lo = uint32_t(in.offset), hi = uint64_t(in.offset) >> 32;
+    uint64_t* d = w.row(in.d);
+    for_lanes(m, [&](int l) { d[l] = ((p >> l & 1) ? lo : 0) | ((q >> l & 1) ? hi : 0); });
 }
 
 namespace {
@@ -426,5 +440,7 @@ OpChoice select_int_op(const OpSpec& s) {
         return choice(ternary_fn<Mad24Lo>(t), Layout::D_A_B_C, s);
     return {};
 }
+
+ExecFn set_fn() { return set_op_impl; }
 
 } // namespace gpusim

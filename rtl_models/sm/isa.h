@@ -106,6 +106,7 @@ struct KernelImage {
     std::vector<FunctionImage> functions;    // [0] the kernel, then every function it can call
     std::vector<CallSite> calls;
     std::vector<std::vector<uint32_t>> jump_tables;  // brx.idx targets
+    std::vector<ExecFn> inner_fns;           // the comparison of each set instruction (Inst::target)
     std::vector<int32_t> function_of_module; // module function index -> image function, -1 if not linked
     bool recursive = false;                  // call chains are unbounded: the SM adds the configured stack
     uint32_t regs_per_thread = 0;            // architectural estimate, for occupancy

@@ -62,6 +62,9 @@ OpChoice select_bit_op(const OpSpec& s);
 // mov between one register and a {lo, ..., hi} vector of narrower registers (Inst::vec, width bits each).
 ExecFn vector_mov_fn(bool pack);
 OpChoice select_float_op(const OpSpec& s);
+OpChoice select_half_op(const OpSpec& s);
+// set: a comparison (a setp function in KernelImage::inner_fns) turned into a value (int_ops.cpp).
+ExecFn set_fn();
 OpChoice select_cvt_op(const OpSpec& s);
 OpChoice select_sfu_op(const OpSpec& s);
 OpChoice select_memory_op(const OpSpec& s);

@@ -271,6 +271,12 @@ private:
                 fail(o.loc, fmt::format("floating-point literal used with integer type .{}", type));
             return o.imm_bits;
         }
+        // Half-precision operands take their bit pattern as an integer (0x3C00 is 1.0).
+        if (type == "f16" || type == "f16x2") {
+            if (o.imm_kind != Operand::ImmKind::Int)
+                fail(o.loc, fmt::format("a .{} operand takes its bits as an integer constant, e.g. 0x3C00 for 1.0", type));
+            return o.imm_bits;
+        }
         double d = 0;
         switch (o.imm_kind) {
         case Operand::ImmKind::F32Bits: {
@@ -391,6 +397,7 @@ private:
         if (pi.opcode == "call") return decode_call(pi, in);
         if (pi.opcode == "brx") return decode_brx(pi, in);
         if (pi.opcode == "pmevent") return decode_pmevent(pi, in);
+        if (pi.opcode == "set") return decode_set(pi, in);
         if (pi.opcode == "mov" && pi.ops.size() == 2 && pi.ops[1].kind == Operand::Kind::Symbol && place(pi.ops[1]).in_frame)
             return decode_frame_address(pi, in);
         // .param inside a called function, and a kernel's call arguments, live in the frame.
@@ -642,6 +649,42 @@ private:
             if (got[k].row == kNoRow && got[k].size != size)
                 fail(pi.loc, fmt::format("{} {} of the call is {} bytes but {} expects {}", what, k, got[k].size, callee, size));
         }
+    }
+
+    // set.CmpOp{.BoolOp}.dtype.stype d, a, b{, {!}c}: the setp of the same comparison writes two
+    // hidden predicates, then d gets the value for true (all ones, 1.0f, 1.0 in f16) per result.
+    Inst decode_set(const ptx::Instruction& pi, Inst& in) {
+        OpSpec s{pi.opcode, pi.mods};
+        const std::string dt = s.type(0), st = s.type(1);
+        OpSpec cmp{"setp", {}};
+        bool dropped = false;
+        for (const auto& m : pi.mods) {
+            if (!dropped && m == dt) { dropped = true; continue; }
+            cmp.mods.push_back(m);
+        }
+        OpChoice c = select_op(cmp);
+        if (!c.fn || c.layout != Layout::PD_A_B || st.empty())
+            fail(pi.loc, fmt::format("unsupported instruction '{}'", pi.full_name()));
+        const bool x2 = st == "f16x2";
+        uint64_t lo, hi = 0;
+        if (dt == "u32" || dt == "s32") { lo = x2 ? 0xFFFF : 0xFFFFFFFF; hi = x2 ? 0xFFFF0000 : 0; }
+        else if (dt == "f32" && !x2) lo = 0x3F800000;
+        else if (dt == "f16" && !x2) lo = 0x3C00;
+        else if (dt == "f16x2" && x2) { lo = 0x3C00; hi = 0x3C000000; }
+        else fail(pi.loc, fmt::format("unsupported instruction '{}': set writes .u32, .s32, .f32, .f16 or (from .f16x2) .f16x2", pi.full_name()));
+        need(pi, c.aux ? 4 : 3, c.aux ? 4 : 3);
+        in.fn = set_fn();
+        in.aux = c.aux;
+        in.d = dest(pi.ops[0]);
+        in.a = source(pi.ops[1], st);
+        in.b = source(pi.ops[2], st);
+        if (c.aux) in.pc = pred(pi.ops[3], &in.pc_negated);
+        in.pd = int16_t(m_img->num_preds++);
+        if (x2) in.pb = int16_t(m_img->num_preds++);
+        in.offset = int64_t(lo | hi << 32);
+        in.target = uint32_t(m_img->inner_fns.size());
+        m_img->inner_fns.push_back(c.fn);
+        return in;
     }
 
     // pmevent n, or pmevent.mask bits: counters 0-7; 8-15 are reserved for the hardware.

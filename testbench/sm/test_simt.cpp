@@ -204,3 +204,41 @@ BOOST_AUTO_TEST_CASE(post_dominators_of_a_diamond_and_a_loop) {
     loader::ControlFlowGraph g2(h);
     BOOST_TEST(g2.reconvergence_pc(g2.block_of(0), 999) == 999u);
 }
+
+// set turns a comparison of any source type into a value: all ones for .u32/.s32, 1.0f for .f32,
+// and one 16-bit result per half for .f16x2 sources; .and combines with a predicate first.
+BOOST_AUTO_TEST_CASE(set_writes_each_destination_type) {
+    TestMemory mem = run(R"(
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p1;
+    .reg .b32 %r<12>;
+    .reg .f32 %f1;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    cvt.rn.f32.u32 %f1, %r1;
+    set.lt.u32.s32 %r2, %r1, 5;
+    set.gt.f32.f32 %r3, %f1, 0f40400000;
+    setp.ne.u32 %p1, %r1, 7;
+    set.ge.and.s32.u32 %r4, %r1, 6, %p1;
+    // f16x2: low half 1.0 (0x3C00), high half tid as f16 compared with 2.0 (0x4000)
+    cvt.rn.f16.f32 %r5, %f1;
+    shl.b32 %r5, %r5, 16;
+    or.b32 %r5, %r5, 0x3C00;
+    set.le.u32.f16x2 %r6, %r5, 0x40004000;
+    set.le.f16x2.f16x2 %r7, %r5, 0x40004000;
+    mul.wide.u32 %rd2, %r1, 20;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.v4.u32 [%rd3], {%r2, %r3, %r4, %r6};
+    st.global.u32 [%rd3+16], %r7;
+    ret;
+})", 32);
+    for (uint32_t t = 0; t < 32; ++t) {
+        BOOST_TEST(mem.u32(5 * t) == (t < 5 ? 0xFFFFFFFFu : 0u), "thread " << t);
+        BOOST_TEST(mem.u32(5 * t + 1) == (t > 3 ? 0x3F800000u : 0u), "thread " << t);
+        BOOST_TEST(mem.u32(5 * t + 2) == (t >= 6 && t != 7 ? 0xFFFFFFFFu : 0u), "thread " << t);
+        BOOST_TEST(mem.u32(5 * t + 3) == (t <= 2 ? 0xFFFFFFFFu : 0x0000FFFFu), "thread " << t);
+        BOOST_TEST(mem.u32(5 * t + 4) == (t <= 2 ? 0x3C003C00u : 0x00003C00u), "thread " << t);
+    }
+}
