@@ -14,12 +14,15 @@ constexpr uint64_t kLocalWindowSize = 0x0000'0001'0000'0000ull;
 constexpr uint64_t kFunctionBase = 0x0000'0003'0000'0000ull;      // device function addresses
 constexpr uint64_t kFunctionWindowSize = 0x0000'0000'0100'0000ull; // (for indirect calls), by module index
 constexpr uint64_t kFunctionStride = 16;
-constexpr uint64_t kModuleDataBase = 0x0000'0004'0000'0000ull;     // module .global/.const variables
+constexpr uint64_t kModuleDataBase = 0x0000'0004'0000'0000ull;     // module .global variables
+constexpr uint64_t kConstBase = 0x0000'0008'0000'0000ull;          // module .const variables (4 GiB window)
+constexpr uint64_t kConstWindowSize = 0x0000'0001'0000'0000ull;
 constexpr uint64_t kHeapBase = 0x0000'0010'0000'0000ull;           // cudaMalloc-style allocations
 constexpr uint64_t kHeapLimit = 0x0000'7000'0000'0000ull;
 
 inline bool in_shared_window(uint64_t a) { return a - kSharedWindowBase < kSharedWindowSize; }
 inline bool in_local_window(uint64_t a) { return a - kLocalWindowBase < kLocalWindowSize; }
+inline bool in_const_window(uint64_t a) { return a - kConstBase < kConstWindowSize; }
 
 inline uint64_t function_address(uint32_t module_index) { return kFunctionBase + uint64_t(module_index) * kFunctionStride; }
 // The module index of a function address, or -1 when the address names no function.

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "../../tlm/memory_map.h"
+#include "alu/float_common.h"
 #include "sm/exec_context.h"
 #include "sm/op_select.h"
 
@@ -179,6 +180,8 @@ T atom_apply(T old, T b, T c) {
     else return (old == 0 || old > b) ? b : T(old - 1);                     // kDec
 }
 
+// f64 atomic adds of two NaNs keep the one in memory, quieted (measured on the H200 in shared
+// memory; see propagate_nan).
 // atom.add.f32 flushes subnormal inputs and results in global memory but not in shared memory
 // (PTX ISA, measured on the H200).
 template <class T, int Op, MemSpace S>
@@ -199,7 +202,9 @@ void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         T old = load_elem<T, S>(c, w, l, addr);
         T res;
         if constexpr (std::is_floating_point_v<T>) {
+            double nan;
             if (flushes<T, Op, S>(addr)) res = T(flush_subnormal(flush_subnormal(float(old)) + flush_subnormal(float(get<T>(b[l])))));
+            else if (std::is_same_v<T, double> && propagate_nan(nan, double(get<T>(b[l])), double(old))) res = T(nan);
             else res = atom_apply<T, Op>(old, get<T>(b[l]), T(0));
             if constexpr (std::is_same_v<T, float>)
                 if (std::isnan(res)) res = canonical_nan();  // fp32 NaN results are canonical
@@ -309,7 +314,8 @@ void isspacep(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     LaneMask r = 0;
     for_lanes(m, [&](int l) {
         bool shared = memory_map::in_shared_window(a[l]), local = memory_map::in_local_window(a[l]);
-        bool v = Sp == MemSpace::Shared ? shared : Sp == MemSpace::Local ? local : (!shared && !local);
+        bool v = Sp == MemSpace::Shared ? shared : Sp == MemSpace::Local ? local
+                 : Sp == MemSpace::Const ? memory_map::in_const_window(a[l]) : (!shared && !local);
         if (v) r |= 1u << l;
     });
     w.preds[in.pd] = (w.preds[in.pd] & ~m) | (r & m);
@@ -319,10 +325,12 @@ OpChoice select_isspacep(const OpSpec& s) {
     OpChoice c;
     c.layout = Layout::PD_A;
     MemSpace sp = space_of(s);
-    // .const and .param addresses are part of the global window in this model.
+    // .const variables live in their own window of the global address space (memory_map.h);
+    // .param addresses are global ones in this model.
     if (sp == MemSpace::Shared) c.fn = isspacep<MemSpace::Shared>;
     else if (sp == MemSpace::Local) c.fn = isspacep<MemSpace::Local>;
-    else if (sp == MemSpace::Global || sp == MemSpace::Const) c.fn = isspacep<MemSpace::Global>;
+    else if (sp == MemSpace::Const) c.fn = isspacep<MemSpace::Const>;
+    else if (sp == MemSpace::Global) c.fn = isspacep<MemSpace::Global>;
     else c.error = "unsupported instruction '" + s.full_name() + "'";
     return c;
 }

@@ -72,6 +72,11 @@ void pmevent(ExecContext& c, Warp&, const Inst& in, LaneMask m) {
         if (in.aux >> k & 1) ++c.pm_events[k];
 }
 
+// trap aborts the kernel: a fault of the first thread that executes it.
+void trap(ExecContext&, Warp&, const Inst&, LaneMask m) {
+    if (m) throw ExecFault{__builtin_ctz(m), "trap instruction executed"};
+}
+
 } // namespace
 
 ExecFn pmevent_fn() { return pmevent; }
@@ -114,6 +119,7 @@ OpChoice select_control_op(const OpSpec& s) {
         c.fn = bar_sync;
         c.layout = Layout::Barrier;
     } else if (op == "membar" || op == "fence") { c.fn = fence; c.layout = Layout::None; }
+    else if (op == "trap") { c.fn = trap; c.layout = Layout::None; }
     return c;
 }
 

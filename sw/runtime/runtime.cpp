@@ -34,7 +34,8 @@ uint64_t symbol_address(const ptx::Module& mod, const loader::VariableAddresses&
 } // namespace
 
 Runtime::Runtime(const GpuConfig& cfg)
-    : m_cfg(cfg), m_heap_next(memory_map::kHeapBase), m_module_next(memory_map::kModuleDataBase) {
+    : m_cfg(cfg), m_heap_next(memory_map::kHeapBase), m_module_next(memory_map::kModuleDataBase),
+      m_const_next(memory_map::kConstBase) {
     m_platform = std::make_unique<Platform>("top", m_cfg);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);  // finish elaboration and initialise every process
     if (m_platform->cpu.read32(reg::kId) != reg::kIdValue) throw RuntimeError("GPU register block did not identify itself");
@@ -133,34 +134,34 @@ const ModuleHandle& Runtime::load_module(const std::string& path) {
     auto handle = std::make_unique<ModuleHandle>();
     handle->path = path;
     loader::VariableAddresses addr(mod.globals.size(), 0);
-    for (size_t k = 0; k < mod.globals.size(); ++k) {
-        const auto& v = mod.globals[k];
-        if (v.space == ptx::Space::Shared) continue;
-        if (v.is_extern) throw ptx::PtxError(path, v.loc, fmt::format("extern variable '{}' cannot be resolved", v.name));
-        uint64_t size = std::max<uint64_t>(v.size_bytes(), 1);
-        m_module_next = round_up(m_module_next, std::max<uint64_t>(v.align, 1));
-        addr[k] = m_module_next;
-        m_module_next += size;
-        handle->symbols[v.name] = {addr[k], v.size_bytes()};
-    }
-    uint64_t first = memory_map::kModuleDataBase;
-    if (!handle->symbols.empty()) {
-        uint64_t lo = UINT64_MAX, hi = 0;
-        for (auto& [n, s] : handle->symbols) { lo = std::min(lo, s.first); hi = std::max(hi, s.first + std::max<uint64_t>(s.second, 1)); }
-        first = lo & ~(kPage - 1);
-        map_region(first, round_up(hi - first, kPage));
+    // .global variables go to the module-data window, .const ones to the constant window (so
+    // isspacep.const can tell them apart); each module's part of a window is one mapped range.
+    auto place = [&](ptx::Space space, DevicePtr& next) {
+        const DevicePtr start = next;
         for (size_t k = 0; k < mod.globals.size(); ++k) {
             const auto& v = mod.globals[k];
-            if (v.space == ptx::Space::Shared || v.size_bytes() == 0) continue;
-            std::vector<uint8_t> bytes = v.init;
-            bytes.resize(v.size_bytes(), 0);
-            for (const auto& ai : v.address_inits) {
-                uint64_t value = symbol_address(mod, addr, ai, path) + uint64_t(ai.addend);
-                std::memcpy(bytes.data() + ai.offset, &value, 8);
-            }
-            memcpy_to_device(addr[k], bytes.data(), bytes.size());
+            if (v.space != space) continue;
+            if (v.is_extern) throw ptx::PtxError(path, v.loc, fmt::format("extern variable '{}' cannot be resolved", v.name));
+            next = round_up(next, std::max<uint64_t>(v.align, 1));
+            addr[k] = next;
+            next += std::max<uint64_t>(v.size_bytes(), 1);
+            handle->symbols[v.name] = {addr[k], v.size_bytes()};
         }
-        m_module_next = round_up(m_module_next, kPage);
+        next = round_up(next, kPage);
+        if (next > start) map_region(start, next - start);
+    };
+    place(ptx::Space::Global, m_module_next);
+    place(ptx::Space::Const, m_const_next);
+    for (size_t k = 0; k < mod.globals.size(); ++k) {
+        const auto& v = mod.globals[k];
+        if (v.space == ptx::Space::Shared || v.size_bytes() == 0) continue;
+        std::vector<uint8_t> bytes = v.init;
+        bytes.resize(v.size_bytes(), 0);
+        for (const auto& ai : v.address_inits) {
+            uint64_t value = symbol_address(mod, addr, ai, path) + uint64_t(ai.addend);
+            std::memcpy(bytes.data() + ai.offset, &value, 8);
+        }
+        memcpy_to_device(addr[k], bytes.data(), bytes.size());
     }
     for (const auto& fn : mod.functions) {
         if (!fn.is_entry || !fn.has_body) continue;

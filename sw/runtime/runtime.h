@@ -99,6 +99,7 @@ private:
     std::map<DevicePtr, uint64_t> m_allocations;        // base -> mapped bytes
     DevicePtr m_heap_next;
     DevicePtr m_module_next;
+    DevicePtr m_const_next;
     std::vector<std::unique_ptr<ModuleHandle>> m_modules;
     static constexpr uint64_t kStagingBase = 0x1000'0000;   // host-memory bounce area
 

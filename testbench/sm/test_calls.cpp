@@ -305,6 +305,12 @@ L1: mov.u32 %r9, 2;
     BOOST_TEST(f.find("thread (2,0,0)") != std::string::npos, f);
 }
 
+BOOST_AUTO_TEST_CASE(trap_faults_the_kernel) {
+    std::string f = fault_of(kernel("", "    mov.u32 %r9, 0;\n    setp.eq.u32 %p1, %r1, 5;\n    @%p1 trap;\n"), 32);
+    BOOST_TEST(f.find("thread (5,0,0): 'trap' at k.ptx") != std::string::npos, f);
+    BOOST_TEST(f.find("trap instruction executed") != std::string::npos, f);
+}
+
 // Counters count warps: warp 0 triggers 0, 1 and 7; warp 1 only 1.
 BOOST_AUTO_TEST_CASE(pmevent_counts_once_per_warp) {
     SmStats st;
