@@ -51,7 +51,11 @@ uint32_t merge(uint8_t dsel, int64_t t, uint32_t c) {
 uint32_t finish(const Code& k, int64_t t, uint32_t c) {
     if (k.sat) t = saturate(t, k.d_signed, k.dsel);
     if (k.op2 != Op2::None) {
-        const int64_t cc = extend(c, kWordBits, k.d_signed);   // vset: d and c are unsigned
+        // c takes the signedness of dtype; vset has none and follows atype (measured on the H200:
+        // vset.s32.s32.ne.min 15, 0, c=0xFFFFFFFF gives 0xFFFFFFFF, vset.u32.s32.le.min keeps c
+        // unsigned; the ISA does not say how c is extended).
+        const bool c_signed = k.op == Op::Set ? k.a_signed : k.d_signed;
+        const int64_t cc = extend(c, kWordBits, c_signed);
         if (k.op2 == Op2::Add) t += cc;
         else if (k.op2 == Op2::Min) t = t < cc ? t : cc;
         else t = t > cc ? t : cc;
