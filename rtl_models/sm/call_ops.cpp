@@ -129,15 +129,13 @@ void call_op(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         throw ExecFault{__builtin_ctz(group), fmt::format("stack overflow calling '{}' at call depth {}: the frames need {} bytes "
                                                           "per thread, the stack holds {} (config sm.stack_bytes)",
                                                           fn.name, w.frames.size() + 1, uint64_t(fp) + fn.frame_bytes, w.local_bytes)};
+    // The calling group goes first; lanes of other targets run the call again afterwards and the
+    // rest wait at the return point, all through the SIMT stack as for a branch.
     const uint32_t return_pc = w.pc;
-    uint32_t rpc = w.rpc;
-    if (group != w.active) {
-        if (return_pc != w.rpc) w.stack.push_back({return_pc, w.rpc, w.active});
-        if (LaneMask rest = m & ~group) w.stack.push_back({return_pc - 1, return_pc, rest});
-        rpc = return_pc;
-    }
+    const std::pair<uint32_t, LaneMask> paths[2] = {{return_pc, group}, {return_pc - 1, m & ~group}};
     const Staging args = gather(c, w, cs.args, caller_fp, group);
-    CallFrame fr{return_pc, rpc, uint32_t(in.offset), callee, fp, uint32_t(w.stack.size()), group};
+    simt::multiway(w, paths, paths[1].second ? 2 : 1, return_pc);
+    CallFrame fr{return_pc, w.rpc, uint32_t(in.offset), callee, fp, uint32_t(w.stack.size()), group};
     if (is_active(w, callee)) fr.saved_at = save_registers(w, fn);
     w.frames.push_back(fr);
     if (fn.fp_row != kNoRow) std::fill_n(w.row(fn.fp_row), kWarpSize, uint64_t(fp));

@@ -88,4 +88,26 @@ inline bool compare(Cmp c, int64_t a, int64_t b) {
     return false;
 }
 
+// The operations the scalar and SIMD forms share, on extended source values; the shifts and
+// vmad (scalar only) have their own functions and give 0 here.
+inline int64_t operate(const Code& k, int64_t a, int64_t b) {
+    switch (k.op) {
+    case Op::Add: return a + b;
+    case Op::Sub: return a - b;
+    case Op::Absdiff: return a > b ? a - b : b - a;
+    case Op::Min: return a < b ? a : b;
+    case Op::Max: return a > b ? a : b;
+    case Op::Avrg: {
+        // Rounds half away from zero (measured: S19, vavrg4.s32 of -3 gives -2 and of 3 gives 2).
+        int64_t s = a + b;
+        return s >= 0 ? (s + 1) >> 1 : s >> 1;
+    }
+    case Op::Set: return compare(k.cmp, a, b) ? 1 : 0;
+    case Op::Shl:
+    case Op::Shr:
+    case Op::Mad: break;
+    }
+    return 0;
+}
+
 } // namespace gpusim::video

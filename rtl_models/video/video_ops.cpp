@@ -75,19 +75,8 @@ int64_t shift(const Code& k, int64_t ta, int64_t tb) {
 }
 
 int64_t core(const Code& k, int64_t ta, int64_t tb) {
-    switch (k.op) {
-    case Op::Add: return ta + tb;
-    case Op::Sub: return ta - tb;
-    case Op::Absdiff: return ta > tb ? ta - tb : tb - ta;
-    case Op::Min: return ta < tb ? ta : tb;
-    case Op::Max: return ta > tb ? ta : tb;
-    case Op::Shl:
-    case Op::Shr: return shift(k, ta, tb);
-    case Op::Set: return compare(k.cmp, ta, tb) ? 1 : 0;
-    case Op::Mad:
-    case Op::Avrg: break;   // vmad has its own function; vavrg exists only in SIMD form
-    }
-    return 0;
+    if (k.op == Op::Shl || k.op == Op::Shr) return shift(k, ta, tb);
+    return operate(k, ta, tb);   // vmad has its own function
 }
 
 template <bool HasC>

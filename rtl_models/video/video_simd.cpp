@@ -11,26 +11,6 @@ namespace {
 
 constexpr int kWordBits = 32;
 
-int64_t lane_op(const Code& k, int64_t va, int64_t vb) {
-    switch (k.op) {
-    case Op::Add: return va + vb;
-    case Op::Sub: return va - vb;
-    case Op::Absdiff: return va > vb ? va - vb : vb - va;
-    case Op::Min: return va < vb ? va : vb;
-    case Op::Max: return va > vb ? va : vb;
-    case Op::Avrg: {
-        // Rounds half away from zero (measured: S19, vavrg4.s32 of -3 gives -2 and of 3 gives 2).
-        int64_t s = va + vb;
-        return s >= 0 ? (s + 1) >> 1 : s >> 1;
-    }
-    case Op::Set: return compare(k.cmp, va, vb) ? 1 : 0;
-    case Op::Shl:
-    case Op::Shr:
-    case Op::Mad: break;   // scalar only
-    }
-    return 0;
-}
-
 template <int Lanes>
 void simd(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     constexpr int kLaneBits = kWordBits / Lanes;
@@ -53,7 +33,7 @@ void simd(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
             const int ib = int((k.bsel >> (kLaneIndexBits * i)) & kIndexMask);
             const int64_t va = extend(pool >> (kLaneBits * ia), kLaneBits, k.a_signed);
             const int64_t vb = extend(pool >> (kLaneBits * ib), kLaneBits, k.b_signed);
-            int64_t t = lane_op(k, va, vb);
+            int64_t t = operate(k, va, vb);
             if (k.sat) t = clamp_to(t, kLaneBits, k.d_signed);
             sum += t;   // .add sums the full signed lane values (measured: vsub4.add gives 96)
             const uint32_t field = kLaneMask << (kLaneBits * i);

@@ -10,6 +10,46 @@
 #include "loader/image_builder.h"
 
 namespace gpusim::loader {
+
+Row ImageBuilder::pool_row(uint64_t value, int width_class) {
+    auto key = std::make_pair(value, width_class);
+    auto it = m_pool_index.find(key);
+    if (it != m_pool_index.end()) return it->second;
+    size_t k = img->imm_pool.size() / kWarpSize;
+    img->imm_pool.insert(img->imm_pool.end(), kWarpSize, value);
+    Row r = -1 - Row(k);
+    m_pool_index[key] = r;
+    return r;
+}
+
+Row ImageBuilder::special_row(SpecialReg sr) {
+    for (auto& [r, row] : img->special_rows)
+        if (r == sr) return row;
+    Row row = Row(next_row++);
+    img->special_rows.emplace_back(sr, row);
+    return row;
+}
+
+// A predicate register that always holds `value` (allocated once per image).
+int ImageBuilder::constant_pred(bool value) {
+    int& slot = value ? m_true_pred : m_false_pred;
+    if (slot < 0) {
+        slot = int(img->num_preds++);
+        img->constant_preds.emplace_back(slot, value);
+    }
+    return slot;
+}
+
+uint32_t function_definition(const ptx::Module& mod, const std::string& name) {
+    int first = -1;
+    for (size_t k = 0; k < mod.functions.size(); ++k) {
+        if (mod.functions[k].name != name) continue;
+        if (mod.functions[k].has_body) return uint32_t(k);
+        if (first < 0) first = int(k);
+    }
+    return uint32_t(first);
+}
+
 namespace {
 
 using ptx::Operand;

@@ -6,31 +6,10 @@
 #include <sstream>
 
 #include "ptx/lexer.h"
+#include "ptx/vocabulary.h"
 
 namespace gpusim::ptx {
 namespace {
-
-bool is_special_register(const std::string& base) {
-    static const char* const names[] = {
-        "%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid",
-        "%gridid", "%clock", "%clock_hi", "%clock64", "%lanemask_eq", "%lanemask_lt", "%lanemask_le",
-        "%lanemask_gt", "%lanemask_ge", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
-        "%dynamic_smem_size", "%total_smem_size", "%pm0", "%pm1", "%pm2", "%pm3", "%pm4", "%pm5",
-        "%pm6", "%pm7", "%envreg0"};
-    for (const char* n : names)
-        if (base == n) return true;
-    return false;
-}
-
-bool is_video_opcode(const std::string& op) {
-    static const char* const names[] = {
-        "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad", "vset",
-        "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
-        "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4"};
-    for (const char* n : names)
-        if (op == n) return true;
-    return false;
-}
 
 // Names visible in one { } scope of a function body.
 struct Scope {
@@ -89,25 +68,7 @@ private:
         return take();
     }
 
-    uint64_t parse_uint(const Token& t) const {
-        if (t.kind != Tok::Integer) fail(t.loc, fmt::format("expected an integer but found {}", describe(t)));
-        std::string s = t.text;
-        if (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.pop_back();
-        int base = 10;
-        size_t start = 0;
-        if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; start = 2; }
-        else if (s.size() > 1 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) { base = 2; start = 2; }
-        else if (s.size() > 1 && s[0] == '0') { base = 8; start = 1; }
-        uint64_t v = 0;
-        for (size_t k = start; k < s.size(); ++k) {
-            int d = std::isdigit(static_cast<unsigned char>(s[k])) ? s[k] - '0' : std::tolower(s[k]) - 'a' + 10;
-            if (d >= base) fail(t.loc, fmt::format("invalid digit in '{}'", t.text));
-            unsigned __int128 next = static_cast<unsigned __int128>(v) * base + d;
-            if (next > UINT64_MAX) fail(t.loc, fmt::format("integer '{}' does not fit in 64 bits", t.text));
-            v = static_cast<uint64_t>(next);
-        }
-        return v;
-    }
+    uint64_t parse_uint(const Token& t) const { return integer_literal(m_file, t); }
 
     uint32_t expect_uint32(const char* what) {
         Token t = cur();
@@ -224,7 +185,7 @@ private:
                 else { double f = negative ? -double(parse_uint(t)) : double(parse_uint(t)); std::memcpy(&bits, &f, 8); }
             }
         } else if (t.kind == Tok::Float) {
-            bits = float_bits(t, v.elem_size == 4);
+            bits = float_literal_bits(t, v.elem_size == 4);
             if (negative) bits ^= (v.elem_size == 4 ? 0x80000000ull : 0x8000000000000000ull);
         } else if (t.kind == Tok::Ident) {
             address_init(v, negative, t);
@@ -268,25 +229,6 @@ private:
         if (v.count == 0) v.count = elems;
         if (elems > v.count) fail(loc, fmt::format("initializer has {} elements but '{}' holds {}", elems, v.name, v.count));
         v.init.resize(v.size_bytes(), 0);
-    }
-
-    uint64_t float_bits(const Token& t, bool single) const {
-        const std::string& s = t.text;
-        if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
-            uint64_t b = std::stoull(s.substr(2), nullptr, 16);
-            if (single) return b;
-            float f; uint32_t b32 = static_cast<uint32_t>(b); std::memcpy(&f, &b32, 4);
-            double d = f; uint64_t out; std::memcpy(&out, &d, 8); return out;
-        }
-        if (s.size() > 2 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
-            uint64_t b = std::stoull(s.substr(2), nullptr, 16);
-            if (!single) return b;
-            double d; std::memcpy(&d, &b, 8);
-            float f = static_cast<float>(d); uint32_t out; std::memcpy(&out, &f, 4); return out;
-        }
-        double d = std::stod(s);
-        if (single) { float f = static_cast<float>(d); uint32_t out; std::memcpy(&out, &f, 4); return out; }
-        uint64_t out; std::memcpy(&out, &d, 8); return out;
     }
 
     // ---- functions ----
@@ -624,8 +566,8 @@ private:
             o.kind = Operand::Kind::Imm;
             Token f = take();
             char c1 = f.text.size() > 1 ? f.text[1] : '\0';
-            if (c1 == 'f' || c1 == 'F') { o.imm_kind = Operand::ImmKind::F32Bits; o.imm_bits = float_bits(f, true) ^ (neg ? 0x80000000u : 0); }
-            else if (c1 == 'd' || c1 == 'D') { o.imm_kind = Operand::ImmKind::F64Bits; o.imm_bits = float_bits(f, false) ^ (neg ? 0x8000000000000000ull : 0); }
+            if (c1 == 'f' || c1 == 'F') { o.imm_kind = Operand::ImmKind::F32Bits; o.imm_bits = float_literal_bits(f, true) ^ (neg ? 0x80000000u : 0); }
+            else if (c1 == 'd' || c1 == 'D') { o.imm_kind = Operand::ImmKind::F64Bits; o.imm_bits = float_literal_bits(f, false) ^ (neg ? 0x8000000000000000ull : 0); }
             else { o.imm_kind = Operand::ImmKind::Double; o.imm_double = neg ? -std::stod(f.text) : std::stod(f.text); }
             return o;
         }
