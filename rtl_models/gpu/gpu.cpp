@@ -14,8 +14,9 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     m_xbar = std::make_unique<Router>("xbar");
     m_dram = std::make_unique<MemoryTarget>("dram", true, sc_core::sc_time(m_cfg.memory_latency_ns, sc_core::SC_NS));
     m_dma = std::make_unique<DmaEngine>("copy_engine", m_cfg.pcie);
+    if (m_cfg.sm.timing.enabled) m_l2 = std::make_unique<L2Cache>("l2", m_cfg.sm.timing.memory);
     for (uint32_t k = 0; k < m_cfg.num_sms; ++k)
-        m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, cycle));
+        m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, cycle, m_l2.get()));
     m_front = std::make_unique<FrontEnd>("front_end", m_cfg, m_programs, *m_dma, *m_dram, m_sms);
 
     m_xbar->out.bind(m_dram->socket);
@@ -26,6 +27,13 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     m_dma->host.bind(host_mem);
     regs.bind(m_front->regs);
     m_front->irq.bind(irq);
+}
+
+nlohmann::json Gpu::report() const {
+    nlohmann::json out;
+    for (Sm* sm : m_sms) sm->core().report(out[sm->basename()]);
+    if (m_l2) m_l2->report(out["l2"]);
+    return out;
 }
 
 Gpu::~Gpu() {

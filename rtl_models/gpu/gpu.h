@@ -14,6 +14,7 @@
 #include "../../tlm/memory/memory_target.h"
 #include "gpu/front_end.h"
 #include "gpu/gpu_config.h"
+#include "gpu/l2_cache.h"
 #include "gpu/program_store.h"
 #include "sm/sm.h"
 
@@ -33,6 +34,8 @@ public:
     MemoryTarget& dram() { return *m_dram; }
     FrontEnd& front_end() { return *m_front; }
     const std::vector<Sm*>& sms() const { return m_sms; }
+    // Statistics of every unit, hierarchical by module name (timing-mode units only in timing mode).
+    nlohmann::json report() const;
 
 private:
     GpuConfig m_cfg;
@@ -40,6 +43,7 @@ private:
     std::unique_ptr<Router> m_xbar;
     std::unique_ptr<MemoryTarget> m_dram;
     std::unique_ptr<DmaEngine> m_dma;
+    std::unique_ptr<L2Cache> m_l2;          // timing mode
     std::vector<Sm*> m_sms;
     std::unique_ptr<FrontEnd> m_front;
 };

@@ -40,7 +40,7 @@ public:
         m_known.push_back(path);
         const json* v = find(section, key);
         if (!v) { m_errors.push_back(fmt::format("missing key '{}'", path)); return; }
-        if constexpr (std::is_integral_v<T>) {
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
             if (!v->is_number_unsigned() || v->get<uint64_t>() > std::numeric_limits<T>::max()) {
                 m_errors.push_back(fmt::format("key '{}' must be a non-negative integer that fits {} bits, got {}", path,
                                                sizeof(T) * 8, v->dump()));
@@ -54,13 +54,7 @@ public:
         }
     }
 
-    void check_unknown() {
-        for (auto& [sec, val] : m_doc.items()) {
-            if (!val.is_object()) { if (!known(sec)) m_errors.push_back(fmt::format("unknown key '{}'", sec)); continue; }
-            for (auto& [k, _] : val.items())
-                if (!known(sec + "." + k)) m_errors.push_back(fmt::format("unknown key '{}.{}'", sec, k));
-        }
-    }
+    void check_unknown() { unknown_in(m_doc, ""); }
 
     void require(bool ok, const std::string& what) { if (!ok) m_errors.push_back(what); }
 
@@ -77,25 +71,48 @@ private:
     std::vector<std::string> m_known;
     std::vector<std::string> m_errors;
 
+    // `section` may be nested: "ops.fp32".
     const json* find(const char* section, const char* key) const {
-        const json* s = section[0] ? (m_doc.contains(section) ? &m_doc[section] : nullptr) : &m_doc;
-        if (!s || !s->is_object() || !s->contains(key)) return nullptr;
+        const json* s = &m_doc;
+        std::string path = section;
+        size_t start = 0;
+        while (!path.empty() && start <= path.size()) {
+            size_t dot = path.find('.', start);
+            std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+            if (!s->is_object() || !s->contains(part)) return nullptr;
+            s = &(*s)[part];
+            if (dot == std::string::npos) break;
+            start = dot + 1;
+        }
+        if (!s->is_object() || !s->contains(key)) return nullptr;
         return &(*s)[key];
+    }
+    void unknown_in(const json& node, const std::string& prefix) {
+        for (auto& [k, val] : node.items()) {
+            std::string path = prefix.empty() ? k : prefix + "." + k;
+            if (known(path)) continue;
+            if (val.is_object() && known_prefix(path + ".")) unknown_in(val, path);
+            else m_errors.push_back(fmt::format("unknown key '{}'", path));
+        }
+    }
+    bool known_prefix(const std::string& p) const {
+        return std::any_of(m_known.begin(), m_known.end(), [&](const std::string& k) { return k.compare(0, p.size(), p) == 0; });
     }
     bool known(const std::string& k) const { return std::find(m_known.begin(), m_known.end(), k) != m_known.end(); }
 };
 
+// `key` is a dotted path of any depth ("ops.fp32.latency"); the value must keep the key's type.
 void apply_override(json& doc, const std::string& origin, const std::string& key, const std::string& value) {
-    auto dot = key.find('.');
-    json* slot = nullptr;
-    if (dot == std::string::npos) {
-        if (!doc.contains(key)) throw std::runtime_error(fmt::format("--set: unknown config key '{}' in {}", key, origin));
-        slot = &doc[key];
-    } else {
-        std::string sec = key.substr(0, dot), k = key.substr(dot + 1);
-        if (!doc.contains(sec) || !doc[sec].is_object() || !doc[sec].contains(k))
+    json* slot = &doc;
+    size_t start = 0;
+    for (;;) {
+        size_t dot = key.find('.', start);
+        std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+        if (!slot->is_object() || !slot->contains(part))
             throw std::runtime_error(fmt::format("--set: unknown config key '{}' in {}", key, origin));
-        slot = &doc[sec][k];
+        slot = &(*slot)[part];
+        if (dot == std::string::npos) break;
+        start = dot + 1;
     }
     json parsed;
     try {
@@ -106,6 +123,78 @@ void apply_override(json& doc, const std::string& origin, const std::string& key
     if (parsed.type() != slot->type() && !(parsed.is_number() && slot->is_number()))
         throw std::runtime_error(fmt::format("--set {}={}: expected a {} value", key, value, slot->type_name()));
     *slot = parsed;
+}
+
+void read_cache(Reader& r, const char* section, CacheConfig& c) {
+    r.get(section, "bytes", c.bytes);
+    r.get(section, "line_bytes", c.line_bytes);
+    r.get(section, "ways", c.ways);
+    r.get(section, "latency", c.latency);
+    r.require(c.bytes == 0 || (c.line_bytes >= 1 && c.ways >= 1), fmt::format("{}.line_bytes and {}.ways must be at least 1", section, section));
+}
+
+// The timing model's sections: scheduler, pipes, ops, smem, ccache, l1, l2, dram, barrier.
+void read_timing(Reader& r, GpuConfig& c) {
+    TimingConfig& t = c.sm.timing;
+    std::string mode;
+    r.get("sim", "mode", mode);
+    r.require(mode == "functional" || mode == "timing", fmt::format("sim.mode must be \"functional\" or \"timing\", got \"{}\"", mode));
+    t.enabled = mode == "timing";
+    r.get("scheduler", "policy", t.scheduler.policy);
+    r.get("scheduler", "dispatch", t.scheduler.dispatch);
+    r.get("scheduler", "serial_dispatch", t.scheduler.serial_dispatch);
+    r.get("scheduler", "active_warps", t.scheduler.active_warps);
+    r.require(t.scheduler.policy == "lrr" || t.scheduler.policy == "gto" || t.scheduler.policy == "two_level",
+              "scheduler.policy must be lrr, gto or two_level");
+    r.require(t.scheduler.dispatch >= 1, "scheduler.dispatch must be at least 1");
+    for (int k = 0; k < kPipeKinds; ++k) {
+        std::string sec = std::string("pipes.") + pipe_name(PipeKind(k));
+        PipeConfig& p = t.pipes[k];
+        r.get(sec.c_str(), "lanes", p.lanes);
+        r.get(sec.c_str(), "per_scheduler", p.per_scheduler);
+        r.get(sec.c_str(), "exclusive", p.exclusive);
+        r.require(p.lanes >= 1, sec + ".lanes must be at least 1");
+    }
+    for (int k = 0; k < kOpClasses; ++k) {
+        std::string sec = std::string("ops.") + op_class_name(OpClass(k));
+        OpTiming& o = t.ops[k];
+        std::string pipe;
+        double interval = 1;
+        r.get(sec.c_str(), "pipe", pipe);
+        r.get(sec.c_str(), "interval", interval);
+        r.get(sec.c_str(), "latency", o.latency);
+        int found = -1;
+        for (int p = 0; p < kPipeKinds; ++p)
+            if (pipe == pipe_name(PipeKind(p))) found = p;
+        r.require(found >= 0, fmt::format("{}.pipe '{}' is not one of alu, sfu, fp64, ldst, video, ctrl", sec, pipe));
+        o.pipe = PipeKind(std::max(found, 0));
+        r.require(interval > 0 && interval <= 1000, sec + ".interval must be in (0, 1000]");
+        o.interval_milli = uint32_t(interval * 1000 + 0.5);
+    }
+    SharedMemoryConfig& sm = t.smem;
+    r.get("smem", "banks", sm.banks);
+    r.get("smem", "interleave_bytes", sm.interleave_bytes);
+    r.get("smem", "bank_width_bytes", sm.bank_width_bytes);
+    r.get("smem", "max_group_threads", sm.max_group_threads);
+    r.get("smem", "single_broadcast", sm.single_broadcast);
+    r.get("smem", "split_wide", sm.split_wide);
+    r.get("smem", "latency", sm.latency);
+    r.get("smem", "pass_cycles", sm.pass_cycles);
+    r.require(sm.banks >= 1 && sm.banks <= 64 && sm.interleave_bytes >= 1 && sm.bank_width_bytes >= 1,
+              "smem.banks must be 1 to 64; smem.interleave_bytes and smem.bank_width_bytes at least 1");
+    read_cache(r, "ccache", t.ccache.cache);
+    r.get("ccache", "group_threads", t.ccache.group_threads);
+    r.get("ccache", "pass_cycles", t.ccache.pass_cycles);
+    r.require(t.ccache.cache.bytes > 0, "ccache.bytes must be positive");
+    read_cache(r, "l1", t.memory.l1);
+    r.get("l1", "caches_global", t.memory.l1_caches_global);
+    read_cache(r, "l2", t.memory.l2);
+    r.get("dram", "latency", t.memory.dram_latency);
+    r.get("memory", "coalescing", t.memory.coalescing);
+    r.get("memory", "transaction_cycles", t.memory.transaction_cycles);
+    r.require(t.memory.coalescing == "cc10" || t.memory.coalescing == "cc12" || t.memory.coalescing == "cc20" ||
+                  t.memory.coalescing == "cc35", "memory.coalescing must be cc10, cc12, cc20 or cc35");
+    r.get("barrier", "release_latency", t.barrier_latency);
 }
 
 } // namespace
@@ -150,6 +239,7 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("pcie", "burst_bytes", c.pcie.burst_bytes);
     r.get("sim", "quantum_cycles", c.quantum_cycles);
     r.get("sim", "warp_slice", c.sm.warp_slice);
+    read_timing(r, c);
     r.check_unknown();
     r.require(c.num_sms >= 1, "chip.num_sms must be at least 1");
     r.require(c.core_clock_mhz > 0, "chip.core_clock_mhz must be positive");

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sm/op_class.h"
+
 namespace gpusim {
 
 constexpr int kWarpSize = 32;
@@ -40,6 +42,8 @@ struct Inst {
     uint8_t width = 0;           // memory access bytes per element
     uint8_t vec_count = 0;       // elements of a vector access (0: scalar)
     MemSpace space = MemSpace::Generic;
+    OpClass op_class = OpClass::Misc;  // timing: pipe, interval and latency (op_class.h)
+    uint8_t dest_flags = 0;      // timing: which operand fields besides d and pd are written
     uint8_t aux = 0;             // instruction-specific selector (compare op, sreg id, ...)
     uint8_t round = 0;           // float rounding: 0 .rn, 1 .rz, 2 .rm, 3 .rp (see alu/rounding.h)
     int64_t offset = 0;          // memory address offset; for other units their encoding (cvt_ops.cpp,
@@ -49,6 +53,14 @@ struct Inst {
     uint32_t source_line = 0;    // PTX line, for fault reports
     uint32_t text_index = 0;     // index into KernelImage::text
 };
+
+// Inst::dest_flags: vec[] are destinations (vector loads, unpacking mov); pb is a second
+// destination (setp p|q).
+// kMemStore and kMemAtomic tell the LD/ST unit's timing a store or an atomic from a load.
+constexpr uint8_t kDestVec = 1;
+constexpr uint8_t kDestPb = 2;
+constexpr uint8_t kMemStore = 4;
+constexpr uint8_t kMemAtomic = 8;
 
 // Which special register a hidden per-warp row holds.
 enum class SpecialReg : uint8_t {

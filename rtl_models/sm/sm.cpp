@@ -1,9 +1,11 @@
 #include "sm/sm.h"
 
+#include <algorithm>
+
 namespace gpusim {
 
-Sm::Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, sc_core::sc_time cycle)
-    : sc_module(name), mem("mem"), m_cfg(cfg), m_cycle(cycle), m_view(this), m_core(cfg, smid, m_view) {
+Sm::Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, sc_core::sc_time cycle, L2Cache* l2)
+    : sc_module(name), mem("mem"), m_cfg(cfg), m_cycle(cycle), m_view(this), m_core(cfg, smid, m_view, l2) {
     mem.register_invalidate_direct_mem_ptr(this, &Sm::invalidate_direct_mem_ptr);
     SC_HAS_PROCESS(Sm);
     SC_THREAD(run);
@@ -29,15 +31,25 @@ void Sm::run() {
 
 void Sm::run_launch() {
     m_core.begin_launch(m_launch);
-    const uint64_t budget = uint64_t(tlm_utils::tlm_quantumkeeper::get_global_quantum() / m_cycle) * m_cfg.warp_schedulers;
+    const uint64_t quantum = std::max<uint64_t>(uint64_t(tlm_utils::tlm_quantumkeeper::get_global_quantum() / m_cycle), 1);
+    const uint64_t budget = quantum * m_cfg.warp_schedulers;
+    bool first_fill = true;
     for (;;) {
         uint64_t cta;
-        while (m_core.can_accept_cta() && m_dispatcher->next(cta)) m_core.add_cta(cta);
+        // The first CTAs go round-robin over the SMs, as the chip's distributor hands them out:
+        // each SM takes one and lets the others take theirs. Later ones go to whichever SM has room.
+        while (m_core.can_accept_cta() && m_dispatcher->next(cta)) {
+            m_core.add_cta(cta);
+            if (first_fill) wait(sc_core::SC_ZERO_TIME);
+        }
+        first_fill = false;
         if (m_core.idle() || m_dispatcher->aborted()) break;
         uint64_t before = m_core.cycles();
         m_core.set_time_ns(uint64_t(m_qk.get_current_time().to_seconds() * 1e9));
         try {
-            m_core.step(std::max<uint64_t>(budget, 1));
+            // Timing mode runs a quantum of cycles; functional mode a quantum's worth of issue slots.
+            if (m_core.timing()) m_core.step_until(before + quantum);
+            else m_core.step(budget);
         } catch (const KernelFault& f) {
             m_dispatcher->abort(f.what());
             break;

@@ -18,7 +18,8 @@ class Sm : public sc_core::sc_module, private MemoryBackend {
 public:
     tlm_utils::simple_initiator_socket<Sm> mem;
 
-    Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, sc_core::sc_time cycle);
+    // `l2` is the chip's L2 that the SM's timing mode looks lines up in (nullptr in functional mode).
+    Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, sc_core::sc_time cycle, L2Cache* l2 = nullptr);
 
     // Starts working on `launch`; done_event() fires when the SM has no more CTAs to run.
     void start(const LaunchInfo* launch, CtaDispatcher* dispatcher);

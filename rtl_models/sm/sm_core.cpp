@@ -6,13 +6,25 @@
 
 #include "sm/call_ops.h"
 #include "sm/simt_stack.h"
+#include "sm/timing_units.h"
 
 namespace gpusim {
 
-SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory) : m_cfg(cfg), m_smid(smid), m_mem(memory) {
+SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, L2Cache* l2)
+    : m_cfg(cfg), m_smid(smid), m_mem(memory), m_barrier(unit_name("barrier"), cfg.timing.barrier_latency),
+      m_clock(unit_name("clock")) {
     m_ctx.gmem = &m_mem;
     m_ctx.smid = smid;
-    m_ctx.pm_events = m_stats.pm_events;
+    m_ctx.pm_events = m_clock.pm_events();
+    if (m_cfg.timing.enabled) m_units = std::make_unique<TimingUnits>(m_cfg, l2);
+}
+
+SmCore::~SmCore() = default;
+
+SmStats SmCore::stats() const {
+    SmStats s = m_stats;
+    std::copy(m_clock.pm_events(), m_clock.pm_events() + kPmCounters, s.pm_events);
+    return s;
 }
 
 uint32_t SmCore::occupancy_limit(const SmConfig& cfg, const LaunchInfo& l) {
@@ -39,6 +51,7 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_limit = std::max(occupancy_limit(m_cfg, *launch), 1u);
     uint32_t warps = launch->warps_per_cta();
     m_ctas.assign(m_limit, Cta{});
+    m_barrier.resize(m_limit);
     m_warps.resize(size_t(m_limit) * warps);
     m_warp_used.assign(m_warps.size(), false);
     m_resident = 0;
@@ -61,12 +74,13 @@ void SmCore::add_cta(uint64_t linear) {
     cta.first_warp = slot * cta.num_warps;
     cta.live_warps = cta.num_warps;
     cta.shared.assign(l.shared_per_cta(), 0);
-    for (auto& b : cta.barriers) b = Barrier{};
+    m_barrier.reset(slot);
     for (uint32_t k = 0; k < cta.num_warps; ++k) {
         Warp& w = m_warps[cta.first_warp + k];
         w.cta_slot = slot;
         init_warp(w, cta, k);
         m_warp_used[cta.first_warp + k] = true;
+        if (m_units) enqueue_warp(cta.first_warp + k);
     }
     ++m_resident;
 }
@@ -124,18 +138,15 @@ void SmCore::init_warp(Warp& w, const Cta& cta, uint32_t k) {
     simt::start(w, mask);
 }
 
-uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
-    const KernelImage& img = *m_ctx.kernel;
-    const Inst* code = img.code.data();
-    const uint32_t n = uint32_t(img.code.size());
-    uint64_t issued = 0;
-    uint64_t threads = 0;
-    m_ctx.clock = m_cycles;
+// Resolves reconvergence and returns from calls until the warp stands at a real instruction;
+// false when it has finished or waits.
+bool SmCore::settle(Warp& w) {
+    const uint32_t n = uint32_t(m_ctx.kernel->code.size());
     try {
-        while (issued < budget) {
+        for (;;) {
             if (w.active == 0 || w.pc == w.rpc) {
                 if (simt::reconverge(w)) continue;
-                if (w.state == Warp::State::Done) break;
+                if (w.state == Warp::State::Done) return false;
                 calls::finish_call(m_ctx, w);
                 continue;
             }
@@ -143,21 +154,38 @@ uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
                 simt::exit_lanes(w, w.active);
                 continue;
             }
-            const Inst& in = code[w.pc];
-            LaneMask m = w.active;
-            if (in.guard >= 0) m &= in.guard_negated ? ~w.preds[in.guard] : w.preds[in.guard];
-            ++w.pc;
-            ++issued;
-            threads += lane_count(w.active);
-            in.fn(m_ctx, w, in, m);
-            if (w.state != Warp::State::Ready) break;
+            return w.state == Warp::State::Ready;
         }
+    } catch (const ExecFault& f) {
+        raise_fault(w, f.lane, f.message);
+    }
+}
+
+void SmCore::execute(Warp& w, const Inst& in) {
+    LaneMask m = w.active;
+    if (in.guard >= 0) m &= in.guard_negated ? ~w.preds[in.guard] : w.preds[in.guard];
+    ++w.pc;
+    try {
+        in.fn(m_ctx, w, in, m);
     } catch (const AccessFault& f) {
         --w.pc;
         raise_fault(w, f);
     } catch (const ExecFault& f) {
         --w.pc;
         raise_fault(w, f.lane, f.message);
+    }
+}
+
+uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
+    const Inst* code = m_ctx.kernel->code.data();
+    uint64_t issued = 0;
+    uint64_t threads = 0;
+    m_ctx.clock = m_clock.cycles();
+    while (issued < budget && settle(w)) {
+        ++issued;
+        threads += lane_count(w.active);
+        execute(w, code[w.pc]);
+        if (w.state != Warp::State::Ready) break;
     }
     m_stats.warp_instructions += issued;
     m_stats.thread_instructions += threads;
@@ -190,40 +218,41 @@ uint64_t SmCore::step(uint64_t budget) {
         }
     }
     m_issue_slots += issued;
-    m_cycles = (m_issue_slots + m_cfg.warp_schedulers - 1) / m_cfg.warp_schedulers;
+    m_clock.advance_to((m_issue_slots + m_cfg.warp_schedulers - 1) / m_cfg.warp_schedulers);
     return issued;
 }
 
 void SmCore::arrive(Warp& w) {
     Cta& cta = m_ctas[w.cta_slot];
     uint32_t id = w.barrier_id & 15;
-    Barrier& b = cta.barriers[id];
     ++m_stats.barrier_waits;
-    ++b.warps;
-    b.expected = w.barrier_count ? (w.barrier_count + kWarpSize - 1) / kWarpSize : 0;
-    b.popc += lane_count(w.barrier_pred);
-    b.threads += lane_count(w.barrier_lanes);
+    m_barrier.arrive(w.cta_slot, id, w.barrier_count, lane_count(w.barrier_pred), lane_count(w.barrier_lanes));
+    w.barrier_since = m_clock.cycles();
     if (w.barrier_op == Warp::BarrierOp::Arrive) w.state = Warp::State::Ready;
     release_barrier(cta, id);
 }
 
-// A barrier opens when every live warp (or the named thread count) has arrived.
+// A barrier opens when every live warp (or the named thread count) has arrived; in timing mode
+// the waiting warps issue again after the unit's release latency.
 void SmCore::release_barrier(Cta& cta, uint32_t id) {
-    Barrier& b = cta.barriers[id];
-    uint32_t want = b.expected ? b.expected : cta.live_warps;
-    if (b.warps == 0 || b.warps < want) return;
+    BarrierUnit::Barrier b;
+    if (!m_barrier.release(uint32_t(&cta - m_ctas.data()), id, cta.live_warps, b)) return;
+    const uint64_t now = m_clock.cycles();
     for (uint32_t k = 0; k < cta.num_warps; ++k) {
         Warp& w = m_warps[cta.first_warp + k];
         if (w.state != Warp::State::AtBarrier || (w.barrier_id & 15) != id) continue;
         w.state = Warp::State::Ready;
         deliver_reduction(w, b);
+        if (m_units) {
+            m_barrier.waited(now - w.barrier_since);
+            w.ready_at = std::max(w.ready_at, now + m_barrier.release_latency());
+        }
     }
-    b = Barrier{};
 }
 
 // bar.red results reach every thread that waited: the count of true predicates, or whether all or
 // any of the participating threads had a true predicate.
-void SmCore::deliver_reduction(Warp& w, const Barrier& b) {
+void SmCore::deliver_reduction(Warp& w, const BarrierUnit::Barrier& b) {
     LaneMask m = w.barrier_lanes;
     switch (w.barrier_op) {
     case Warp::BarrierOp::RedPopc:
@@ -244,6 +273,7 @@ void SmCore::retire_warp(Warp& w) {
     Cta& cta = m_ctas[w.cta_slot];
     uint32_t idx = cta.first_warp + w.warp_in_cta;
     m_warp_used[idx] = false;
+    if (m_units) m_units->schedulers[w.scheduler]->remove(idx);
     if (--cta.live_warps == 0) {
         cta.in_use = false;
         --m_resident;
@@ -288,6 +318,9 @@ void SmCore::raise_fault(const Warp& w, int lane, const std::string& what) const
 }
 
 void SmCore::abort() {
+    if (m_units)
+        for (uint32_t k = 0; k < m_warp_used.size(); ++k)
+            if (m_warp_used[k]) m_units->schedulers[m_warps[k].scheduler]->remove(k);
     for (auto& c : m_ctas) c.in_use = false;
     std::fill(m_warp_used.begin(), m_warp_used.end(), false);
     m_resident = 0;

@@ -8,6 +8,12 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "barrier/barrier_unit.h"
+#include "clock/clock_unit.h"
 #include "ldst/memory_view.h"
 #include "sm/exec_context.h"
 #include "sm/launch.h"
@@ -28,11 +34,17 @@ struct SmStats {
     uint64_t ctas_completed = 0;
     uint64_t barrier_waits = 0;
     uint64_t pm_events[kPmCounters] = {};   // pmevent triggers, counted once per warp
+    uint64_t by_class[kOpClasses] = {};      // warp instructions issued per timing class
 };
+
+class L2Cache;
+struct TimingUnits;
 
 class SmCore {
 public:
-    SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory);
+    // `l2` is the chip's L2 for timing mode; without one the core makes its own.
+    SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, L2Cache* l2 = nullptr);
+    ~SmCore();
 
     void begin_launch(const LaunchInfo* launch);
     bool can_accept_cta() const;
@@ -42,22 +54,22 @@ public:
     // Issues up to `budget` warp instructions over the resident warps; returns how many were issued.
     // Throws KernelFault on an access fault or a barrier deadlock.
     uint64_t step(uint64_t budget);
+    // Timing mode: issues warp instructions cycle by cycle until the SM's clock reaches `cycle` or
+    // no CTA is left; returns how many were issued. Throws KernelFault like step().
+    uint64_t step_until(uint64_t cycle);
+    bool timing() const { return m_units != nullptr; }
 
     // Drops every resident CTA (after a fault elsewhere).
     void abort();
 
-    uint64_t cycles() const { return m_cycles; }
+    uint64_t cycles() const { return m_clock.cycles(); }
     void set_time_ns(uint64_t ns) { m_ctx.time_ns = ns; }
-    const SmStats& stats() const { return m_stats; }
+    SmStats stats() const;
+    // Every unit's statistics, keyed by the unit's name within the SM.
+    void report(nlohmann::json& out) const;
     static uint32_t occupancy_limit(const SmConfig& cfg, const LaunchInfo& launch);
 
 private:
-    struct Barrier {
-        uint32_t warps = 0;
-        uint32_t expected = 0;
-        uint32_t popc = 0;        // bar.red: threads whose predicate is true
-        uint32_t threads = 0;     // bar.red: threads that took part
-    };
     struct Cta {
         bool in_use = false;
         uint64_t linear_id = 0;
@@ -66,7 +78,6 @@ private:
         uint32_t num_warps = 0;
         uint32_t live_warps = 0;
         std::vector<uint8_t> shared;
-        Barrier barriers[16];
     };
 
     SmConfig m_cfg;
@@ -80,15 +91,28 @@ private:
     uint32_t m_resident = 0;
     uint32_t m_limit = 0;
     uint32_t m_next_warp = 0;           // round-robin position
-    uint64_t m_cycles = 0;
     uint64_t m_issue_slots = 0;
+    uint64_t m_age = 0;                 // order in which warps arrived, for oldest-first scheduling
     SmStats m_stats;
+    BarrierUnit m_barrier;
+    ClockUnit m_clock;
+    std::unique_ptr<TimingUnits> m_units;   // timing mode only
+    std::vector<uint32_t> m_retire;         // warps found finished while scheduling a cycle
 
     void init_warp(Warp& w, const Cta& cta, uint32_t warp_in_cta);
     uint64_t run_warp(Warp& w, uint64_t budget);
+    bool settle(Warp& w);
+    void execute(Warp& w, const Inst& in);
     void arrive(Warp& w);
     void release_barrier(Cta& cta, uint32_t id);
-    void deliver_reduction(Warp& w, const Barrier& b);
+    void deliver_reduction(Warp& w, const BarrierUnit::Barrier& b);
+    // Timing mode (sm_timing.cpp).
+    bool try_issue(uint32_t sched, uint64_t t, bool& exclusive_used, int& why);
+    void issue_timed(Warp& w, uint32_t sched, uint64_t t);
+    uint64_t operand_ready(const Warp& w, const Inst& in) const;
+    uint64_t memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal);
+    uint64_t next_event(uint64_t t) const;
+    void enqueue_warp(uint32_t slot);
     void retire_warp(Warp& w);
     void check_deadlock() const;
     [[noreturn]] void raise_fault(const Warp& w, const AccessFault& f) const;

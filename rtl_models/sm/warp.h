@@ -60,6 +60,15 @@ struct Warp {
     Row barrier_dest = kNoRow;       // bar.red.popc destination row
     int16_t barrier_dest_pred = -1;  // bar.red.and/or destination predicate
 
+    // Timing mode: the scoreboard (cycle at which each register row and predicate is written),
+    // when the next instruction may issue, and which scheduler owns the warp.
+    std::vector<uint64_t> reg_ready;
+    std::vector<uint64_t> pred_ready;
+    uint64_t ready_at = 0;
+    uint64_t mem_done = 0;           // completion of the warp's outstanding memory accesses (membar waits)
+    uint64_t barrier_since = 0;      // cycle it arrived at its barrier
+    uint32_t scheduler = 0;
+
     uint64_t* row(Row r) { return regs.data() + size_t(r) * kWarpSize; }
 };
 

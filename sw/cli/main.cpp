@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "cli/microbench.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
 #include "runtime/manifest.h"
@@ -26,10 +27,11 @@ namespace {
 struct Options {
     std::string config;                   // overrides the manifest's config when set
     std::vector<std::string> sets;
-    std::string mode = "functional";
+    std::string mode;                     // empty: the config's sim.mode
     std::vector<std::string> manifests;
     std::string known;               // JSON file: launches whose mismatch is a documented difference
     std::string dump;                // folder for the buffers that differ from their references
+    std::string stats;               // JSON file for the statistics of every unit
     bool quiet = false;
 };
 
@@ -76,8 +78,10 @@ std::vector<std::string> apply_known(ManifestOutcome& r, const std::map<std::str
     return lines;
 }
 
-std::vector<std::pair<std::string, std::string>> parse_sets(const std::vector<std::string>& sets) {
+// --mode is shorthand for --set sim.mode=...; explicit --set entries come after it and win.
+std::vector<std::pair<std::string, std::string>> parse_sets(const std::string& mode, const std::vector<std::string>& sets) {
     std::vector<std::pair<std::string, std::string>> out;
+    if (!mode.empty()) out.emplace_back("sim.mode", mode);
     for (const auto& s : sets) {
         auto eq = s.find('=');
         if (eq == std::string::npos || eq == 0) throw std::runtime_error(fmt::format("--set expects key=value, got '{}'", s));
@@ -92,16 +96,31 @@ std::string short_name(const std::string& manifest) {
     return stem == "manifest" ? p.parent_path().filename().string() : stem;
 }
 
+// One JSON document: the run's totals, the effective config and every unit's statistics.
+void write_stats(const std::string& file, const std::string& manifest, const GpuConfig& cfg, const LaunchStats& t,
+                 const nlohmann::json& units) {
+    nlohmann::json doc;
+    doc["manifest"] = manifest;
+    doc["config"] = cfg.effective;
+    doc["totals"] = {{"cycles", t.cycles}, {"warp_instructions", t.warp_instructions},
+                     {"thread_instructions", t.thread_instructions}, {"host_seconds", t.host_seconds}};
+    doc["gpu"] = units;
+    std::ofstream out(file);
+    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the statistics file", file));
+    out << doc.dump(2) << "\n";
+}
+
 // Runs one manifest in this process; returns 0 pass, 1 mismatch, 2 error.
 int run_one(const Options& o, const std::string& path, bool bench) {
     try {
         Manifest m = load_manifest(path);
-        GpuConfig cfg = load_config(o.config.empty() ? m.config : o.config, parse_sets(o.sets));
+        GpuConfig cfg = load_config(o.config.empty() ? m.config : o.config, parse_sets(o.mode, o.sets));
         Runtime rt(cfg);
         auto known = load_known(o.known);
         ManifestOutcome r = run_manifest(rt, m, o.dump);
         std::vector<std::string> known_lines = bench ? std::vector<std::string>{} : apply_known(r, known);
         const LaunchStats& t = r.totals;
+        if (!o.stats.empty()) write_stats(o.stats, path, cfg, t, rt.unit_stats());
         if (bench) {
             double s = t.host_seconds > 0 ? t.host_seconds : 1e-9;
             fmt::print("{:<14} {:>12} {:>14} {:>9.3f} {:>10.2f} {:>10.1f}\n", short_name(path), t.warp_instructions,
@@ -142,8 +161,10 @@ int run_isolated(const Options& o, const std::string& path, bool bench) {
 }
 
 int run_all(const Options& o, bool bench) {
-    if (o.mode != "functional")
-        throw std::runtime_error(fmt::format("--mode {}: only the functional mode exists so far", o.mode));
+    if (!o.mode.empty() && o.mode != "functional" && o.mode != "timing")
+        throw std::runtime_error(fmt::format("--mode {}: expected functional or timing", o.mode));
+    if (!o.stats.empty() && o.manifests.size() != 1)
+        throw std::runtime_error("--stats writes one manifest's statistics: give exactly one manifest");
     if (bench)
         fmt::print("{:<14} {:>12} {:>14} {:>9} {:>10} {:>10}\n", "kernel", "warp-insts", "thread-insts", "host-s",
                    "Mwinst/s", "Mtinst/s");
@@ -197,7 +218,8 @@ int sc_main(int argc, char** argv) {
         c->add_option("--config", o.config, "GPU config name or JSON file (default: the manifest's, else fermi-gf100)");
         c->add_option("--set", o.sets, "override a config parameter, e.g. --set sm.warp_schedulers=4 (repeatable)")
             ->allow_extra_args(false);
-        c->add_option("--mode", o.mode, "functional (timing comes later)");
+        c->add_option("--mode", o.mode, "functional or timing (default: the config's sim.mode)");
+        c->add_option("--stats", o.stats, "write every unit's statistics to this JSON file (one manifest)");
     };
     CLI::App* run = app.add_subcommand("run", "run launch manifests, compare outputs with references");
     add_common(run);
@@ -208,6 +230,13 @@ int sc_main(int argc, char** argv) {
     CLI::App* bench = app.add_subcommand("bench", "measure simulated instructions per host second");
     add_common(bench);
     bench->add_option("manifests", o.manifests, "manifest files (default: regress/bench/*.json)")->check(CLI::ExistingFile);
+    CLI::App* mb = app.add_subcommand("microbench", "run the timing microbenchmarks and compare them with published figures");
+    std::string mb_suite, mb_table;
+    std::vector<std::string> mb_configs;
+    mb->add_option("suite", mb_suite, "microbenchmark suite (regress/microbench/microbench.json)")->required()->check(CLI::ExistingFile);
+    mb->add_option("--config", mb_configs, "configs to run (default: those the suite names)");
+    mb->add_option("--table", mb_table, "also write the results as a Markdown table to this file");
+    mb->add_option("--set", o.sets, "override a config parameter in every config (repeatable)");
     CLI::App* chk = app.add_subcommand("check", "list the instructions of PTX modules that the model cannot execute");
     chk->add_option("ptx", ptx_files, "PTX files")->required()->check(CLI::ExistingFile);
 
@@ -218,6 +247,7 @@ int sc_main(int argc, char** argv) {
     }
     try {
         if (chk->parsed()) return check(ptx_files);
+        if (mb->parsed()) return run_microbench(mb_suite, mb_configs, o.sets, mb_table);
         if (bench->parsed() && o.manifests.empty()) o.manifests = default_bench();
         if (bench->parsed() && o.manifests.empty()) throw std::runtime_error("no benchmark manifests found");
         return run_all(o, bench->parsed());

@@ -307,6 +307,7 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
     Inst in;
     in.source_line = uint32_t(pi.loc.line);
     in.text_index = uint32_t(m_img->text.size());
+    in.op_class = classify_op(spec);
     if (pi.guard >= 0) { in.guard = int16_t(m_reg_row[pi.guard]); in.guard_negated = pi.guard_negated; }
 
     // Time-varying special registers are read by their own operation.
@@ -314,6 +315,7 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
         int tr = time_register(pi.ops[1].name);
         if (tr >= 0) {
             in.fn = time_register_reader();
+            in.op_class = OpClass::Misc;
             in.aux = uint8_t(tr);
             in.d = dest(pi.ops[0]);
             return in;
@@ -390,6 +392,7 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
         if (ops[0].kind == Operand::Kind::Pair) {  // setp p|q: q receives the complement
             in.pd = pred(ops[0].elems[0]);
             in.pb = pred(ops[0].elems[1]);
+            in.dest_flags |= kDestPb;
         } else {
             in.pd = pred(ops[0]);
         }
@@ -416,11 +419,12 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
         break;
     case Layout::Load:
         need(pi, 2, 2);
-        if (in.vec_count) vector_rows(ops[0], in, true, type); else in.d = dest(ops[0]);
+        if (in.vec_count) { vector_rows(ops[0], in, true, type); in.dest_flags |= kDestVec; } else in.d = dest(ops[0]);
         address(ops[1], in, in.space, pi);
         break;
     case Layout::Store:
         need(pi, 2, 2);
+        in.dest_flags |= kMemStore;
         address(ops[0], in, in.space, pi);
         if (in.vec_count) vector_rows(ops[1], in, false, type); else in.b = source(ops[1], type);
         break;
@@ -429,6 +433,7 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
         size_t base = red ? 0 : 1;
         bool cas = spec.has("cas");
         need(pi, base + (cas ? 3 : 2), base + (cas ? 3 : 2));
+        in.dest_flags |= kMemAtomic;
         if (!red) in.d = dest(ops[0]);
         address(ops[base], in, in.space, pi);
         in.b = source(ops[base + 1], type);
@@ -512,6 +517,7 @@ Inst Decoder::decode_vector_mov(const ptx::Instruction& pi, Inst& in) {
     std::string elem_type = "b" + std::to_string(in.width);
     for (size_t e = 0; e < n; ++e) in.vec[e] = pack ? source(v.elems[e], elem_type) : dest(v.elems[e]);
     if (pack) in.d = dest(pi.ops[0]); else in.a = source(pi.ops[1], type);
+    if (!pack) in.dest_flags |= kDestVec;
     in.fn = vector_mov_fn(pack);
     return in;
 }

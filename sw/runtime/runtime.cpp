@@ -45,6 +45,8 @@ Runtime::~Runtime() = default;
 
 double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
+nlohmann::json Runtime::unit_stats() const { return m_platform->gpu.report(); }
+
 DevicePtr Runtime::map_region(DevicePtr base, uint64_t bytes) {
     HostPort& cpu = m_platform->cpu;
     cpu.write64(reg::kMapBaseLo, base);

@@ -93,6 +93,9 @@ public:
     // Simulated time since the start, in nanoseconds.
     double now_ns() const;
 
+    // Statistics of every unit of the GPU, hierarchical by module name.
+    nlohmann::json unit_stats() const;
+
 private:
     GpuConfig m_cfg;
     std::unique_ptr<Platform> m_platform;

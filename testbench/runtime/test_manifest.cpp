@@ -161,11 +161,12 @@ BOOST_AUTO_TEST_CASE(bad_manifests_get_clear_errors) {
 }
 
 BOOST_AUTO_TEST_CASE(buffer_too_small_for_the_kernel_faults_with_thread_named) {
-    // 32768 elements over 1024-byte buffers: the first access past their 64 KiB page faults.
+    // 32768 elements over 1024-byte buffers: the first access past their 64 KiB page faults. Every
+    // thread of block 64 reads past it; which warp the SM runs first decides the thread named.
     std::string m = vadd_manifest("small_buf.json", R"({"kernel": "vadd", "grid": [128], "block": [256],
         "args": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "d"}, {"u32": 32768}]})");
     std::string e = error_of(m);
-    BOOST_TEST(e.find("launches[0] (vadd): kernel 'vadd' faulted: block (64,0,0) thread (0,0,0)") != std::string::npos, e);
+    BOOST_TEST(e.find("launches[0] (vadd): kernel 'vadd' faulted: block (64,0,0) thread (") != std::string::npos, e);
     BOOST_TEST(e.find("kernel 'vadd' faulted: block (") != std::string::npos, e);
     BOOST_TEST(e.find("(address is not mapped)") != std::string::npos, e);
     BOOST_TEST(e.find("'ld.global.f32' at ") != std::string::npos, e);

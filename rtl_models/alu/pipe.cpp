@@ -1,0 +1,40 @@
+#include "alu/pipe.h"
+
+#include <algorithm>
+
+#include "sm/isa.h"
+
+namespace gpusim {
+
+const char* pipe_name(PipeKind p) {
+    static const char* const names[kPipeKinds] = {"alu", "sfu", "fp64", "ldst", "video", "ctrl"};
+    return names[int(p)];
+}
+
+Pipe::Pipe(const sc_core::sc_module_name& name, const PipeConfig& cfg, uint32_t schedulers)
+    : UnitModule(name), m_cfg(cfg), m_scale(uint64_t(cfg.lanes) * 1000),
+      m_free(cfg.per_scheduler ? std::max(schedulers, 1u) : 1, 0) {}
+
+uint64_t Pipe::accept(uint32_t inst, uint64_t cycle, uint32_t interval_milli) {
+    uint64_t units = uint64_t(kWarpSize) * interval_milli;
+    m_free[inst] = std::max(m_free[inst], cycle * m_scale) + units;
+    ++m_warps;
+    m_busy_units += units;
+    return (units + m_scale - 1) / m_scale;
+}
+
+uint64_t Pipe::occupancy(uint32_t interval_milli) const {
+    return (uint64_t(kWarpSize) * interval_milli + m_scale - 1) / m_scale;
+}
+
+void Pipe::reset() { std::fill(m_free.begin(), m_free.end(), 0); }
+
+void Pipe::report(nlohmann::json& out) const {
+    stat(out, "warp_instructions", double(m_warps), "warp instructions", "warp instructions the pipe accepted");
+    stat(out, "busy_cycles", double(m_busy_units) / double(m_scale), "cycles",
+         "cycles the pipe was occupied, summed over its copies");
+    stat(out, "copies", double(m_free.size()), "copies", "instances (one per scheduler or one shared)");
+    stat(out, "lanes", m_cfg.lanes, "lanes", "operations one copy accepts per cycle");
+}
+
+} // namespace gpusim

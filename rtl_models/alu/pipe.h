@@ -1,0 +1,44 @@
+// An execution pipe: the ALU, SFU, fp64, video, LD/ST and control pipes are all instances of it,
+// differing in lanes, in whether each warp scheduler has its own copy (Fermi's two 16-lane halves
+// of the cores), and in the per-class initiation intervals of the operation table.
+//
+// Time is kept exactly in 1/(lanes*1000) cycles, so a pipe of 192 lanes taking an operation with
+// an interval of 1.2 (Kepler's 160 integer adds per cycle) needs no rounding.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sm/timing_config.h"
+#include "sm/unit_module.h"
+
+namespace gpusim {
+
+class Pipe : public UnitModule {
+public:
+    Pipe(const sc_core::sc_module_name& name, const PipeConfig& cfg, uint32_t schedulers);
+
+    // The copy of the pipe that scheduler `s` issues to.
+    uint32_t instance(uint32_t scheduler) const { return m_cfg.per_scheduler ? scheduler : 0; }
+    // Whether the copy has lanes left in `cycle` (a wide pipe takes several warps in one cycle).
+    bool free_at(uint32_t inst, uint64_t cycle) const { return m_free[inst] < (cycle + 1) * m_scale; }
+    // First cycle in which the copy can take another warp instruction.
+    uint64_t next_free(uint32_t inst) const { return m_free[inst] / m_scale; }
+    // Takes a warp instruction at `cycle`; returns the cycles it occupies the pipe (rounded up).
+    uint64_t accept(uint32_t inst, uint64_t cycle, uint32_t interval_milli);
+    // Cycles one pass of a warp instruction with this interval occupies the pipe (rounded up).
+    uint64_t occupancy(uint32_t interval_milli) const;
+    bool exclusive() const { return m_cfg.exclusive; }
+    void reset();
+
+    void report(nlohmann::json& out) const override;
+
+private:
+    PipeConfig m_cfg;
+    uint64_t m_scale;                 // time units per cycle: lanes * 1000
+    std::vector<uint64_t> m_free;     // per copy: when it can take the next warp, in time units
+    uint64_t m_warps = 0;
+    uint64_t m_busy_units = 0;
+};
+
+} // namespace gpusim

@@ -1,0 +1,48 @@
+#include "ldst/tag_cache.h"
+
+#include <algorithm>
+
+namespace gpusim {
+
+TagCache::TagCache(const CacheConfig& cfg) : m_cfg(cfg) {
+    if (cfg.bytes && cfg.line_bytes && cfg.ways) m_sets = std::max(1u, cfg.bytes / (cfg.line_bytes * cfg.ways));
+    m_tags.assign(size_t(m_sets) * cfg.ways, 0);
+    m_used.assign(m_tags.size(), 0);
+}
+
+bool TagCache::access(uint64_t addr, bool allocate) {
+    if (!m_sets) { ++m_misses; return false; }
+    uint64_t line = addr / m_cfg.line_bytes;
+    size_t base = size_t(line % m_sets) * m_cfg.ways;
+    ++m_clock;
+    size_t victim = base;
+    for (size_t w = base; w < base + m_cfg.ways; ++w) {
+        if (m_tags[w] == line + 1) {
+            m_used[w] = m_clock;
+            ++m_hits;
+            return true;
+        }
+        if (m_used[w] < m_used[victim]) victim = w;
+    }
+    ++m_misses;
+    if (allocate) {
+        m_tags[victim] = line + 1;
+        m_used[victim] = m_clock;
+    }
+    return false;
+}
+
+void TagCache::invalidate(uint64_t addr) {
+    if (!m_sets) return;
+    uint64_t line = addr / m_cfg.line_bytes;
+    size_t base = size_t(line % m_sets) * m_cfg.ways;
+    for (size_t w = base; w < base + m_cfg.ways; ++w)
+        if (m_tags[w] == line + 1) m_tags[w] = 0, m_used[w] = 0;
+}
+
+void TagCache::clear() {
+    std::fill(m_tags.begin(), m_tags.end(), 0);
+    std::fill(m_used.begin(), m_used.end(), 0);
+}
+
+} // namespace gpusim

@@ -1,0 +1,138 @@
+#include "scheduler/warp_scheduler.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace gpusim {
+namespace {
+
+// Loose round-robin: the warp after the one that issued last comes first.
+class LooseRoundRobin : public SchedulingPolicy {
+public:
+    void add(uint32_t warp, uint64_t) override { m_warps.insert(std::upper_bound(m_warps.begin(), m_warps.end(), warp), warp); }
+    void remove(uint32_t warp) override { m_warps.erase(std::find(m_warps.begin(), m_warps.end(), warp)); }
+    const std::vector<uint32_t>& order() override {
+        m_order.clear();
+        size_t n = m_warps.size();
+        size_t start = std::upper_bound(m_warps.begin(), m_warps.end(), m_last) - m_warps.begin();
+        for (size_t k = 0; k < n; ++k) m_order.push_back(m_warps[(start + k) % n]);
+        return m_order;
+    }
+    void issued(uint32_t warp) override { m_last = warp; }
+
+private:
+    std::vector<uint32_t> m_warps, m_order;
+    uint32_t m_last = UINT32_MAX;
+};
+
+// Greedy-then-oldest: keep issuing from the same warp until it stalls, then the oldest ready one.
+class GreedyThenOldest : public SchedulingPolicy {
+public:
+    void add(uint32_t warp, uint64_t age) override {
+        Entry e{age, warp};
+        m_by_age.insert(std::upper_bound(m_by_age.begin(), m_by_age.end(), e), e);
+    }
+    void remove(uint32_t warp) override {
+        m_by_age.erase(std::find_if(m_by_age.begin(), m_by_age.end(), [&](const Entry& e) { return e.warp == warp; }));
+        if (m_greedy == warp) m_greedy = UINT32_MAX;
+    }
+    const std::vector<uint32_t>& order() override {
+        m_order.clear();
+        if (m_greedy != UINT32_MAX) m_order.push_back(m_greedy);
+        for (const Entry& e : m_by_age)
+            if (e.warp != m_greedy) m_order.push_back(e.warp);
+        return m_order;
+    }
+    void issued(uint32_t warp) override { m_greedy = warp; }
+
+private:
+    struct Entry {
+        uint64_t age;
+        uint32_t warp;
+        bool operator<(const Entry& o) const { return age != o.age ? age < o.age : warp < o.warp; }
+    };
+    std::vector<Entry> m_by_age;
+    std::vector<uint32_t> m_order;
+    uint32_t m_greedy = UINT32_MAX;
+};
+
+// Two-level: round-robin among a small active set; a warp that waits on a long-latency result
+// leaves it for the back of the pending queue, and the head of the queue takes its place.
+class TwoLevel : public SchedulingPolicy {
+public:
+    explicit TwoLevel(uint32_t active) : m_size(std::max(active, 1u)) {}
+    void add(uint32_t warp, uint64_t) override { m_queue.push_back(warp); fill(); }
+    void remove(uint32_t warp) override {
+        erase(m_active, warp);
+        erase(m_queue, warp);
+        fill();
+    }
+    const std::vector<uint32_t>& order() override {
+        m_order.clear();
+        size_t n = m_active.size();
+        for (size_t k = 0; k < n; ++k) m_order.push_back(m_active[(m_next + k) % n]);
+        return m_order;
+    }
+    void issued(uint32_t warp) override {
+        auto it = std::find(m_active.begin(), m_active.end(), warp);
+        if (it != m_active.end()) m_next = size_t(it - m_active.begin()) + 1;
+    }
+    void long_stall(uint32_t warp) override {
+        if (!erase(m_active, warp)) return;
+        m_queue.push_back(warp);
+        fill();
+    }
+
+private:
+    size_t m_size;
+    std::vector<uint32_t> m_active, m_queue, m_order;
+    size_t m_next = 0;
+
+    static bool erase(std::vector<uint32_t>& v, uint32_t w) {
+        auto it = std::find(v.begin(), v.end(), w);
+        if (it == v.end()) return false;
+        v.erase(it);
+        return true;
+    }
+    void fill() {
+        while (m_active.size() < m_size && !m_queue.empty()) {
+            m_active.push_back(m_queue.front());
+            m_queue.erase(m_queue.begin());
+        }
+    }
+};
+
+} // namespace
+
+std::unique_ptr<SchedulingPolicy> make_policy(const SchedulerConfig& cfg) {
+    if (cfg.policy == "lrr") return std::make_unique<LooseRoundRobin>();
+    if (cfg.policy == "gto") return std::make_unique<GreedyThenOldest>();
+    if (cfg.policy == "two_level") return std::make_unique<TwoLevel>(cfg.active_warps);
+    throw std::runtime_error(fmt::format("unknown scheduler policy '{}' (expected lrr, gto or two_level)", cfg.policy));
+}
+
+WarpScheduler::WarpScheduler(const sc_core::sc_module_name& name, const SchedulerConfig& cfg)
+    : UnitModule(name), m_cfg(cfg), m_policy(make_policy(cfg)) {}
+
+void WarpScheduler::issued(uint32_t warp, uint64_t cycle, uint64_t dispatch_cycles) {
+    m_policy->issued(warp);
+    ++m_issued;
+    m_last_issue = cycle;
+    if (m_cfg.serial_dispatch) m_busy_until = std::max(m_busy_until, cycle + dispatch_cycles);
+}
+
+void WarpScheduler::report(nlohmann::json& out) const {
+    stat(out, "issued", double(m_issued), "warp instructions", "warp instructions this scheduler issued");
+    static const char* const names[] = {"stall_no_warp", "stall_dependency", "stall_pipe_busy", "stall_barrier",
+                                        "stall_dispatch"};
+    static const char* const what[] = {
+        "cycles with no ready warp assigned (all done, or none resident)",
+        "cycles whose best candidate waited for a register written by an earlier instruction",
+        "cycles whose best candidate's pipe was still busy", "cycles whose warps all waited at a barrier",
+        "cycles the scheduler itself was busy feeding a pipe (serial dispatch)"};
+    for (int k = 0; k < int(Stall::Count); ++k) stat(out, names[k], double(m_stalls[k]), "cycles", what[k]);
+}
+
+} // namespace gpusim

@@ -1,0 +1,61 @@
+// A warp scheduler: the warps assigned to it (Fermi: even warp slots to one scheduler, odd to the
+// other) and the policy that orders them each cycle. The SM asks for the candidates in priority
+// order and issues the first whose operands and pipe are ready.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sm/timing_config.h"
+#include "sm/unit_module.h"
+
+namespace gpusim {
+
+// A scheduling policy, chosen by name in the config (sm.scheduler_policy).
+class SchedulingPolicy {
+public:
+    virtual ~SchedulingPolicy() = default;
+    virtual void add(uint32_t warp, uint64_t age) = 0;
+    virtual void remove(uint32_t warp) = 0;
+    // Candidate warps, highest priority first.
+    virtual const std::vector<uint32_t>& order() = 0;
+    virtual void issued(uint32_t warp) = 0;
+    // The warp waits for a long-latency result (two-level scheduling moves it out of the active set).
+    virtual void long_stall(uint32_t warp) { (void)warp; }
+};
+
+std::unique_ptr<SchedulingPolicy> make_policy(const SchedulerConfig& cfg);
+
+class WarpScheduler : public UnitModule {
+public:
+    WarpScheduler(const sc_core::sc_module_name& name, const SchedulerConfig& cfg);
+
+    void add(uint32_t warp, uint64_t age) { m_policy->add(warp, age); }
+    void remove(uint32_t warp) { m_policy->remove(warp); }
+    const std::vector<uint32_t>& candidates() { return m_policy->order(); }
+    void issued(uint32_t warp, uint64_t cycle, uint64_t dispatch_cycles);
+    void long_stall(uint32_t warp) { m_policy->long_stall(warp); }
+    // Whether the scheduler can dispatch at `cycle` (with serial dispatch it waits for the pipe).
+    bool ready(uint64_t cycle) const { return m_busy_until <= cycle; }
+    bool issued_at(uint64_t cycle) const { return m_last_issue == cycle; }
+    uint64_t busy_until() const { return m_busy_until; }
+    uint32_t dispatch_width() const { return m_cfg.dispatch; }
+
+    // Cycles in which no warp could issue, by the reason of the best candidate.
+    enum class Stall : uint8_t { NoWarp, Dependency, PipeBusy, Barrier, Dispatch, Count };
+    void stalled(Stall why, uint64_t cycles) { m_stalls[int(why)] += cycles; }
+
+    void report(nlohmann::json& out) const override;
+
+private:
+    SchedulerConfig m_cfg;
+    std::unique_ptr<SchedulingPolicy> m_policy;
+    uint64_t m_busy_until = 0;
+    uint64_t m_last_issue = UINT64_MAX;
+    uint64_t m_issued = 0;
+    uint64_t m_stalls[int(Stall::Count)] = {};
+};
+
+} // namespace gpusim

@@ -1,0 +1,276 @@
+// Timing mode of the SM core: each cycle every warp scheduler offers its warps in policy order and
+// issues the first whose operands are ready (scoreboard) and whose pipe can take it; cycles in
+// which nothing can issue are skipped to the next event. The instruction executes functionally
+// at issue, so both modes compute the same results.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "../../tlm/memory_map.h"
+#include "sm/call_ops.h"
+#include "sm/sm_core.h"
+#include "sm/timing_units.h"
+
+namespace gpusim {
+
+TimingUnits::TimingUnits(const SmConfig& c, L2Cache* chip_l2)
+    : cfg(c.timing), smem(unit_name("smem"), c.timing.smem), ccache(unit_name("ccache"), c.timing.ccache),
+      own_l2(chip_l2 ? nullptr : std::make_unique<L2Cache>(unit_name("l2"), c.timing.memory)),
+      ldst(unit_name("l1"), c.timing.memory, chip_l2 ? *chip_l2 : *own_l2) {
+    for (uint32_t s = 0; s < c.warp_schedulers; ++s)
+        schedulers.push_back(std::make_unique<WarpScheduler>(unit_name(fmt::format("sched{}", s).c_str()), c.timing.scheduler));
+    for (int k = 0; k < kPipeKinds; ++k)
+        pipes[k] = std::make_unique<Pipe>(unit_name(pipe_name(PipeKind(k))), c.timing.pipes[k], c.warp_schedulers);
+}
+
+namespace {
+
+using Stall = WarpScheduler::Stall;
+
+bool settled(const Warp& w, uint32_t code_size) { return w.active != 0 && w.pc != w.rpc && w.pc < code_size; }
+
+// Local memory is interleaved by thread in device memory, so the same offset across a warp coalesces.
+uint64_t local_address(uint64_t offset, uint32_t warp_slot, uint32_t local_bytes, int lane) {
+    uint64_t warp_base = uint64_t(warp_slot) * local_bytes * kWarpSize;
+    return memory_map::kLocalWindowBase + warp_base + (offset / 4 * kWarpSize + uint64_t(lane)) * 4 + offset % 4;
+}
+
+} // namespace
+
+void SmCore::enqueue_warp(uint32_t slot) {
+    TimingUnits& u = *m_units;
+    Warp& w = m_warps[slot];
+    w.scheduler = slot % uint32_t(u.schedulers.size());
+    w.reg_ready.assign(m_ctx.kernel->num_regs, 0);
+    w.pred_ready.assign(m_ctx.kernel->num_preds, 0);
+    w.ready_at = u.now;
+    w.mem_done = 0;
+    u.schedulers[w.scheduler]->add(slot, m_age++);
+}
+
+// The cycle from which the instruction's sources (and destinations, for write-after-write) are
+// written. Calls and returns move whole frames: they wait for every pending register.
+uint64_t SmCore::operand_ready(const Warp& w, const Inst& in) const {
+    const uint64_t* rr = w.reg_ready.data();
+    const uint64_t* pr = w.pred_ready.data();
+    uint64_t r = 0;
+    for (Row row : {in.d, in.a, in.b, in.c, in.vec[0], in.vec[1], in.vec[2], in.vec[3]})
+        if (row >= 0) r = std::max(r, rr[row]);
+    for (int16_t p : {in.guard, in.pd, in.pa, in.pb, in.pc})
+        if (p >= 0) r = std::max(r, pr[p]);
+    if (in.op_class == OpClass::Fence) r = std::max(r, w.mem_done);
+    if (in.op_class == OpClass::Branch && (in.fn == call_fn() || in.fn == ret_fn()))
+        for (uint64_t v : w.reg_ready) r = std::max(r, v);
+    return r;
+}
+
+// Offers the scheduler's warps in policy order; issues the first that can go. `why` receives the
+// reason the best candidate could not.
+bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why) {
+    TimingUnits& u = *m_units;
+    const Inst* code = m_ctx.kernel->code.data();
+    const uint32_t n = uint32_t(m_ctx.kernel->code.size());
+    bool others_issued = false;
+    for (const auto& sc : u.schedulers) others_issued |= sc->issued_at(t);
+    int first_blocked = -1;
+    bool at_barrier = false;
+    for (uint32_t wi : u.schedulers[s]->candidates()) {
+        Warp& w = m_warps[wi];
+        if (w.state != Warp::State::Ready) {
+            at_barrier |= w.state == Warp::State::AtBarrier;
+            continue;
+        }
+        if (!settled(w, n) && !settle(w)) {
+            if (w.state == Warp::State::Done) m_retire.push_back(wi);
+            continue;
+        }
+        const Inst& in = code[w.pc];
+        if (std::max(w.ready_at, operand_ready(w, in)) > t) {
+            if (first_blocked < 0) first_blocked = int(Stall::Dependency);
+            continue;
+        }
+        Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
+        if (!p.free_at(p.instance(s), t) || exclusive_used || (p.exclusive() && others_issued)) {
+            if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
+            continue;
+        }
+        if (p.exclusive()) exclusive_used = true;
+        issue_timed(w, s, t);
+        return true;
+    }
+    why = first_blocked >= 0 ? first_blocked : at_barrier ? int(Stall::Barrier) : int(Stall::NoWarp);
+    return false;
+}
+
+// Prices a memory instruction before it executes (its address register may be overwritten):
+// returns the latency its unit adds and sets the pipe passes.
+uint64_t SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal) {
+    if (!m) return 0;
+    TimingUnits& u = *m_units;
+    uint64_t addr[kWarpSize] = {};
+    const uint64_t* base = in.a == kNoRow ? nullptr : m_ctx.src(w, in.a);
+    for_lanes(m, [&](int l) { addr[l] = (base ? base[l] : 0) + uint64_t(in.offset); });
+    const uint32_t width = uint32_t(std::max<uint8_t>(in.width, 1)) * std::max<uint8_t>(in.vec_count, 1);
+    MemSpace space = in.space;
+    if (space == MemSpace::Generic) {
+        uint64_t a = addr[__builtin_ctz(m)];
+        space = memory_map::in_shared_window(a) ? MemSpace::Shared : memory_map::in_local_window(a) ? MemSpace::Local : MemSpace::Global;
+        if (space != MemSpace::Global) {
+            uint64_t off = space == MemSpace::Shared ? memory_map::kSharedWindowBase : memory_map::kLocalWindowBase;
+            for_lanes(m, [&](int l) { addr[l] -= off; });
+        }
+    }
+    const LdstUnit::Kind kind = (in.dest_flags & kMemAtomic) ? LdstUnit::Kind::Atomic
+                                : (in.dest_flags & kMemStore) ? LdstUnit::Kind::Store : LdstUnit::Kind::Load;
+    switch (space) {
+    case MemSpace::Shared:
+        passes = u.smem.access(addr, m, width);
+        ideal = u.smem.ideal_passes(m, 4);   // pipe time is relative to a conflict-free 32-bit access
+        return u.smem.latency(passes);
+    case MemSpace::Const:
+    case MemSpace::Param: {
+        ConstantCache::Cost c = u.ccache.access(addr, m);
+        passes = std::max(c.passes, 1u);
+        ideal = c.groups;
+        uint64_t fill = 0;
+        for (uint32_t k = 0; k < c.misses; ++k) fill = std::max<uint64_t>(fill, u.ldst.fill(c.miss_lines[k], u.ccache.line_bytes()));
+        return u.ccache.latency(passes) + fill;
+    }
+    case MemSpace::Local: {
+        uint32_t slot = uint32_t(&w - m_warps.data());
+        for_lanes(m, [&](int l) { addr[l] = local_address(addr[l], slot, w.local_bytes, l); });
+        LdstUnit::Cost c = u.ldst.access(addr, m, width, kind, true);
+        passes = std::max(c.transactions, 1u);
+        ideal = c.groups;
+        return c.latency;
+    }
+    default: {
+        LdstUnit::Cost c = u.ldst.access(addr, m, width, kind, false);
+        passes = std::max(c.transactions, 1u);
+        ideal = c.groups;
+        return c.latency;
+    }
+    }
+}
+
+void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
+    TimingUnits& u = *m_units;
+    const uint32_t wi = uint32_t(&w - m_warps.data());
+    const Inst& in = m_ctx.kernel->code[w.pc];
+    const OpTiming& op = u.cfg.ops[int(in.op_class)];
+    LaneMask m = w.active;
+    if (in.guard >= 0) m &= in.guard_negated ? ~w.preds[in.guard] : w.preds[in.guard];
+    // A memory access occupies the LD/ST pipe in proportion to its passes (bank conflicts, distinct
+    // constant addresses, transactions) over those of a conflict-free access.
+    uint32_t passes = 1, ideal = 1;
+    uint64_t latency = op.latency;
+    if (in.op_class == OpClass::Memory) latency += memory_cost(w, in, m, passes, ideal);
+    const uint32_t interval = uint32_t(uint64_t(op.interval_milli) * passes / std::max(ideal, 1u));
+
+    const Cta& cta = m_ctas[w.cta_slot];
+    m_ctx.shared = const_cast<uint8_t*>(cta.shared.data());
+    m_ctx.shared_size = uint32_t(cta.shared.size());
+    m_ctx.clock = t;
+    m_clock.advance_to(t);
+    ++m_stats.warp_instructions;
+    ++m_stats.by_class[int(in.op_class)];
+    m_stats.thread_instructions += lane_count(w.active);
+    execute(w, in);
+
+    Pipe& p = u.pipe(op.pipe);
+    uint64_t occupied = p.accept(p.instance(s), t, std::max(interval, 1u));
+    u.schedulers[s]->issued(wi, t, occupied);
+    const uint64_t done = t + latency;
+    if (in.d >= 0) w.reg_ready[in.d] = done;
+    if (in.dest_flags & kDestVec)
+        for (int e = 0; e < in.vec_count; ++e)
+            if (in.vec[e] >= 0) w.reg_ready[in.vec[e]] = done;
+    if (in.pd >= 0) w.pred_ready[in.pd] = done;
+    if ((in.dest_flags & kDestPb) && in.pb >= 0) w.pred_ready[in.pb] = done;
+    if (in.op_class == OpClass::Memory) {
+        w.mem_done = std::max(w.mem_done, done);
+        if (latency > u.cfg.memory.dram_latency / 2) u.schedulers[s]->long_stall(wi);
+    }
+    // A warp issues at most once per cycle per dispatch slot; a taken branch refetches.
+    w.ready_at = t + (in.op_class == OpClass::Branch ? std::max<uint64_t>(op.latency, 1) : u.schedulers[s]->dispatch_width() > 1 ? 0 : 1);
+
+    if (w.state == Warp::State::AtBarrier) arrive(w);
+    if (w.state == Warp::State::Ready) settle(w);
+    if (w.state == Warp::State::Done) retire_warp(w);
+}
+
+uint64_t SmCore::next_event(uint64_t t) const {
+    const TimingUnits& u = *m_units;
+    const uint32_t n = uint32_t(m_ctx.kernel->code.size());
+    uint64_t next = UINT64_MAX;
+    for (uint32_t k = 0; k < m_warps.size(); ++k) {
+        if (!m_warp_used[k]) continue;
+        const Warp& w = m_warps[k];
+        if (w.state != Warp::State::Ready) continue;
+        if (!settled(w, n)) return t + 1;
+        const Inst& in = m_ctx.kernel->code[w.pc];
+        const Pipe& p = *u.pipes[int(u.cfg.ops[int(in.op_class)].pipe)];
+        uint64_t at = std::max({w.ready_at, operand_ready(w, in), p.next_free(p.instance(w.scheduler)),
+                                u.schedulers[w.scheduler]->busy_until()});
+        next = std::min(next, at);
+    }
+    return next == UINT64_MAX ? next : std::max(next, t + 1);
+}
+
+uint64_t SmCore::step_until(uint64_t until) {
+    TimingUnits& u = *m_units;
+    const uint64_t issued_before = m_stats.warp_instructions;
+    const uint64_t ctas_before = m_stats.ctas_completed;
+    const size_t ns = u.schedulers.size();
+    int why[64];
+    // Returns when a CTA completes, so the SM can take the next one without waiting for the quantum.
+    while (m_resident > 0 && u.now < until && m_stats.ctas_completed == ctas_before) {
+        const uint64_t t = u.now;
+        bool any = false, exclusive_used = false;
+        // Schedulers that share a pipe take turns at being first, so none starves.
+        for (size_t k = 0; k < ns; ++k) {
+            const size_t s = (k + t) % ns;
+            WarpScheduler& sc = *u.schedulers[s];
+            why[s] = -1;
+            if (!sc.ready(t)) { why[s] = int(Stall::Dispatch); continue; }
+            uint32_t issued = 0;
+            int reason = -1;
+            while (issued < sc.dispatch_width() && try_issue(uint32_t(s), t, exclusive_used, reason)) ++issued;
+            if (issued) any = true; else why[s] = reason;
+        }
+        for (uint32_t wi : m_retire)
+            if (m_warp_used[wi] && m_warps[wi].state == Warp::State::Done) retire_warp(m_warps[wi]);
+        m_retire.clear();
+        uint64_t next = any ? t + 1 : next_event(t);
+        if (next == UINT64_MAX) {
+            if (m_resident == 0) break;
+            check_deadlock();
+            throw KernelFault(fmt::format("kernel '{}': SM {} has resident blocks but no warp can run", m_ctx.kernel->name, m_smid));
+        }
+        for (size_t s = 0; s < ns; ++s)
+            if (why[s] >= 0) u.schedulers[s]->stalled(Stall(why[s]), next - t);
+        u.now = next;
+    }
+    m_clock.advance_to(u.now);
+    return m_stats.warp_instructions - issued_before;
+}
+
+void SmCore::report(nlohmann::json& out) const {
+    auto unit = [&](const UnitModule& m) { m.report(out[m.basename()]); };
+    unit(m_clock);
+    unit(m_barrier);
+    nlohmann::json& cls = out["issue"];
+    for (int k = 0; k < kOpClasses; ++k)
+        if (m_stats.by_class[k])
+            cls[op_class_name(OpClass(k))] = {{"value", double(m_stats.by_class[k])}, {"unit", "warp instructions"},
+                                              {"description", "warp instructions issued of this timing class"}};
+    if (!m_units) return;
+    for (const auto& s : m_units->schedulers) unit(*s);
+    for (const auto& p : m_units->pipes) unit(*p);
+    unit(m_units->smem);
+    unit(m_units->ccache);
+    unit(m_units->ldst);
+    if (m_units->own_l2) unit(*m_units->own_l2);
+}
+
+} // namespace gpusim

@@ -1,0 +1,35 @@
+// The units an SM uses in timing mode: warp schedulers, pipes, shared memory banks, constant
+// cache and the LD/ST unit's memory path. Built from the config when sim.mode is "timing"; as
+// sc_modules they sit in the SM's hierarchy (gpu.sm0.sched0, gpu.sm0.alu, gpu.sm0.smem ...).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "alu/pipe.h"
+#include "ccache/constant_cache.h"
+#include "gpu/l2_cache.h"
+#include "ldst/ldst_unit.h"
+#include "scheduler/warp_scheduler.h"
+#include "sm/sm_config.h"
+#include "smem/shared_memory.h"
+
+namespace gpusim {
+
+struct TimingUnits {
+    TimingUnits(const SmConfig& cfg, L2Cache* chip_l2);
+
+    const TimingConfig& cfg;
+    std::vector<std::unique_ptr<WarpScheduler>> schedulers;
+    std::array<std::unique_ptr<Pipe>, kPipeKinds> pipes;
+    SharedMemory smem;
+    ConstantCache ccache;
+    std::unique_ptr<L2Cache> own_l2;      // when the SM runs without a chip around it
+    LdstUnit ldst;
+    uint64_t now = 0;                     // the cycle being scheduled
+
+    Pipe& pipe(PipeKind k) { return *pipes[int(k)]; }
+};
+
+} // namespace gpusim

@@ -1,0 +1,44 @@
+// Shared memory banks: how many passes a warp's shared access needs under the bank rules of the
+// configured generation. The data itself lives with the CTA; this unit prices the access.
+//
+// Threads are served in groups (a half-warp on cc 1.x; otherwise as many threads as one pass can
+// feed with the access width, e.g. 16 for 64-bit on Fermi). Within a group a bank serves one row
+// (banks x bank width bytes) per pass, and every thread reading inside that row is served with it
+// (broadcast). cc 1.x serves one broadcast word per pass and splits wide accesses into words.
+#pragma once
+
+#include <cstdint>
+
+#include "sm/isa.h"
+#include "sm/timing_config.h"
+#include "sm/unit_module.h"
+
+namespace gpusim {
+
+class SharedMemory : public UnitModule {
+public:
+    SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg);
+
+    // Passes a warp access of `width` bytes per thread at `addr[lane]` needs; counts the access.
+    uint32_t access(const uint64_t* addr, LaneMask mask, uint32_t width);
+    // Passes without counting (for tests and analysis).
+    uint32_t passes(const uint64_t* addr, LaneMask mask, uint32_t width) const;
+    // Passes the access would need without conflicts.
+    uint32_t ideal_passes(LaneMask mask, uint32_t width) const;
+    uint32_t latency(uint32_t passes) const { return m_cfg.latency + (passes - 1) * m_cfg.pass_cycles; }
+
+    void report(nlohmann::json& out) const override;
+
+private:
+    SharedMemoryConfig m_cfg;
+    uint64_t m_accesses = 0;
+    uint64_t m_passes = 0;
+    uint64_t m_conflict_passes = 0;
+    uint64_t m_conflicted_accesses = 0;
+
+    uint32_t group_threads(uint32_t width) const;
+    uint32_t group_passes(const uint64_t* addr, LaneMask group, uint32_t width) const;
+    uint32_t single_broadcast_passes(const uint64_t* addr, LaneMask group) const;
+};
+
+} // namespace gpusim
