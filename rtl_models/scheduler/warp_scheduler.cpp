@@ -13,17 +13,14 @@ class LooseRoundRobin : public SchedulingPolicy {
 public:
     void add(uint32_t warp, uint64_t) override { m_warps.insert(std::upper_bound(m_warps.begin(), m_warps.end(), warp), warp); }
     void remove(uint32_t warp) override { m_warps.erase(std::find(m_warps.begin(), m_warps.end(), warp)); }
-    const std::vector<uint32_t>& order() override {
-        m_order.clear();
-        size_t n = m_warps.size();
+    CandidateOrder order() override {
         size_t start = std::upper_bound(m_warps.begin(), m_warps.end(), m_last) - m_warps.begin();
-        for (size_t k = 0; k < n; ++k) m_order.push_back(m_warps[(start + k) % n]);
-        return m_order;
+        return {m_warps.data(), m_warps.size(), m_warps.empty() ? 0 : start % m_warps.size()};
     }
     void issued(uint32_t warp) override { m_last = warp; }
 
 private:
-    std::vector<uint32_t> m_warps, m_order;
+    std::vector<uint32_t> m_warps;
     uint32_t m_last = UINT32_MAX;
 };
 
@@ -33,19 +30,27 @@ public:
     void add(uint32_t warp, uint64_t age) override {
         Entry e{age, warp};
         m_by_age.insert(std::upper_bound(m_by_age.begin(), m_by_age.end(), e), e);
+        m_dirty = true;
     }
     void remove(uint32_t warp) override {
         m_by_age.erase(std::find_if(m_by_age.begin(), m_by_age.end(), [&](const Entry& e) { return e.warp == warp; }));
         if (m_greedy == warp) m_greedy = UINT32_MAX;
+        m_dirty = true;
     }
-    const std::vector<uint32_t>& order() override {
-        m_order.clear();
-        if (m_greedy != UINT32_MAX) m_order.push_back(m_greedy);
-        for (const Entry& e : m_by_age)
-            if (e.warp != m_greedy) m_order.push_back(e.warp);
-        return m_order;
+    CandidateOrder order() override {
+        if (m_dirty) {  // rebuilt only when the greedy warp or the set changes
+            m_order.clear();
+            if (m_greedy != UINT32_MAX) m_order.push_back(m_greedy);
+            for (const Entry& e : m_by_age)
+                if (e.warp != m_greedy) m_order.push_back(e.warp);
+            m_dirty = false;
+        }
+        return {m_order.data(), m_order.size(), 0};
     }
-    void issued(uint32_t warp) override { m_greedy = warp; }
+    void issued(uint32_t warp) override {
+        if (warp != m_greedy) m_dirty = true;
+        m_greedy = warp;
+    }
 
 private:
     struct Entry {
@@ -56,6 +61,7 @@ private:
     std::vector<Entry> m_by_age;
     std::vector<uint32_t> m_order;
     uint32_t m_greedy = UINT32_MAX;
+    bool m_dirty = true;
 };
 
 // Two-level: round-robin among a small active set; a warp that waits on a long-latency result
@@ -69,11 +75,8 @@ public:
         erase(m_queue, warp);
         fill();
     }
-    const std::vector<uint32_t>& order() override {
-        m_order.clear();
-        size_t n = m_active.size();
-        for (size_t k = 0; k < n; ++k) m_order.push_back(m_active[(m_next + k) % n]);
-        return m_order;
+    CandidateOrder order() override {
+        return {m_active.data(), m_active.size(), m_active.empty() ? 0 : m_next % m_active.size()};
     }
     void issued(uint32_t warp) override {
         auto it = std::find(m_active.begin(), m_active.end(), warp);
@@ -87,7 +90,7 @@ public:
 
 private:
     size_t m_size;
-    std::vector<uint32_t> m_active, m_queue, m_order;
+    std::vector<uint32_t> m_active, m_queue;
     size_t m_next = 0;
 
     static bool erase(std::vector<uint32_t>& v, uint32_t w) {

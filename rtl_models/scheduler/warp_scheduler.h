@@ -13,14 +13,22 @@
 
 namespace gpusim {
 
-// A scheduling policy, chosen by name in the config (sm.scheduler_policy).
+// Candidate warps in priority order: warps[(start + k) % count] for k = 0, 1, ...
+struct CandidateOrder {
+    const uint32_t* warps = nullptr;
+    size_t count = 0;
+    size_t start = 0;
+    uint32_t operator[](size_t k) const { return warps[(start + k) % count]; }
+};
+
+// A scheduling policy, chosen by name in the config (scheduler.policy).
 class SchedulingPolicy {
 public:
     virtual ~SchedulingPolicy() = default;
     virtual void add(uint32_t warp, uint64_t age) = 0;
     virtual void remove(uint32_t warp) = 0;
-    // Candidate warps, highest priority first.
-    virtual const std::vector<uint32_t>& order() = 0;
+    // Candidate warps, highest priority first; valid until the next call that changes the policy.
+    virtual CandidateOrder order() = 0;
     virtual void issued(uint32_t warp) = 0;
     // The warp waits for a long-latency result (two-level scheduling moves it out of the active set).
     virtual void long_stall(uint32_t warp) { (void)warp; }
@@ -34,7 +42,7 @@ public:
 
     void add(uint32_t warp, uint64_t age) { m_policy->add(warp, age); }
     void remove(uint32_t warp) { m_policy->remove(warp); }
-    const std::vector<uint32_t>& candidates() { return m_policy->order(); }
+    CandidateOrder candidates() { return m_policy->order(); }
     void issued(uint32_t warp, uint64_t cycle, uint64_t dispatch_cycles);
     void long_stall(uint32_t warp) { m_policy->long_stall(warp); }
     // Whether the scheduler can dispatch at `cycle` (with serial dispatch it waits for the pipe).

@@ -70,11 +70,11 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why) {
     TimingUnits& u = *m_units;
     const Inst* code = m_ctx.kernel->code.data();
     const uint32_t n = uint32_t(m_ctx.kernel->code.size());
-    bool others_issued = false;
-    for (const auto& sc : u.schedulers) others_issued |= sc->issued_at(t);
     int first_blocked = -1;
     bool at_barrier = false;
-    for (uint32_t wi : u.schedulers[s]->candidates()) {
+    const CandidateOrder order = u.schedulers[s]->candidates();
+    for (size_t k = 0; k < order.count; ++k) {
+        const uint32_t wi = order[k];
         Warp& w = m_warps[wi];
         if (w.state != Warp::State::Ready) {
             at_barrier |= w.state == Warp::State::AtBarrier;
@@ -85,16 +85,25 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why) {
             continue;
         }
         const Inst& in = code[w.pc];
+        Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
+        // The cheap test first: most candidates of a busy cycle wait for their pipe.
+        if (!p.free_at(p.instance(s), t) || exclusive_used) {
+            if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
+            continue;
+        }
         if (std::max(w.ready_at, operand_ready(w, in)) > t) {
             if (first_blocked < 0) first_blocked = int(Stall::Dependency);
             continue;
         }
-        Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
-        if (!p.free_at(p.instance(s), t) || exclusive_used || (p.exclusive() && others_issued)) {
-            if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
-            continue;
+        if (p.exclusive()) {
+            bool others = false;
+            for (const auto& sc : u.schedulers) others |= sc->issued_at(t);
+            if (others) {
+                if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
+                continue;
+            }
+            exclusive_used = true;
         }
-        if (p.exclusive()) exclusive_used = true;
         issue_timed(w, s, t);
         return true;
     }

@@ -30,11 +30,11 @@ inline TestMemory run_kernel(const std::string& body, uint32_t block, uint32_t g
     std::memcpy(l.params.data(), &out, 8);
     TestMemory mem;
     MemoryView view(&mem);
-    SmCore core(cfg, 0, view);
+    SmCore core(cfg, 0, view);   // timing-mode units get unique top-level names
     core.begin_launch(&l);
     for (uint32_t c = 0; c < grid;) {
         while (c < grid && core.can_accept_cta()) core.add_cta(c++);
-        while (!core.idle()) core.step(1000);
+        while (!core.idle()) core.timing() ? core.step_until(core.cycles() + 1000) : core.step(1000);
     }
     if (stats) *stats = core.stats();
     return mem;
