@@ -16,7 +16,17 @@
         out[4 * w_ + 1] = T1;                                                                      \
         out[4 * w_ + 2] = sm_;                                                                     \
     }
-constexpr int kSink = 65535;   // where results are written that only keep the compiler honest
+constexpr int kSink = 65535;
+
+// 256 loads per thread from ADDR into eight rotating destinations (no write-after-write waits);
+// C is the destination constraint, AC the address's. The values land in v0..v7.
+#define LOADS8(INSTR, C, AC, ADDR)                                                                 \
+    REP32(asm volatile(INSTR " %0, [%8];\n\t" INSTR " %1, [%8];\n\t" INSTR " %2, [%8];\n\t"            \
+                       INSTR " %3, [%8];\n\t" INSTR " %4, [%8];\n\t" INSTR " %5, [%8];\n\t"            \
+                       INSTR " %6, [%8];\n\t" INSTR " %7, [%8];"                                       \
+                       : "=" C(v0), "=" C(v1), "=" C(v2), "=" C(v3), "=" C(v4), "=" C(v5), "=" C(v6),  \
+                         "=" C(v7)                                                                   \
+                       : AC(ADDR));)   // where results are written that only keep the compiler honest
 
 // Distinct starting values, set by volatile moves so the compiler cannot sink them past the clock read.
 #define SEED8(C, A0, A1, A2, A3, A4, A5, A6, A7, B, X)                                             \
@@ -25,192 +35,85 @@ constexpr int kSink = 65535;   // where results are written that only keep the c
                  : "=" C(A0), "=" C(A1), "=" C(A2), "=" C(A3), "=" C(A4), "=" C(A5), "=" C(A6), "=" C(A7), "=" C(B) \
                  : C(X), "n"(sizeof(X) * 8))
 
-// Throughput: every thread runs 8 independent chains of 32 operations (256 per thread).
-#define TP_F32(NAME, INSTR)                                                                        \
-    extern "C" __global__ void NAME(long long* out, float x) {                                       \
-        float a0, a1, a2, a3, a4, a5, a6, a7, b;                                                     \
-        SEED8("f", a0, a1, a2, a3, a4, a5, a6, a7, b, x);                                          \
+// Source operands after "d, a": TP_SRC<n> names n copies of b (%8), LAT_SRC<n> of b (%1).
+#define TP_SRC0 ""
+#define TP_SRC1 ", %8"
+#define TP_SRC2 ", %8, %8"
+#define LAT_SRC0 ""
+#define LAT_SRC1 ", %1"
+
+// Throughput: every thread runs 8 independent chains of 32 operations (256 per thread),
+// a = INSTR(a, b...) with N sources besides a. T is the value type, C its asm constraint.
+#define TP(NAME, T, C, INSTR, N)                                                                   \
+    extern "C" __global__ void NAME(long long* out, T x) {                                           \
+        T a0, a1, a2, a3, a4, a5, a6, a7, b;                                                         \
+        SEED8(C, a0, a1, a2, a3, a4, a5, a6, a7, b, x);                                             \
         __syncthreads();                                                                             \
         long long t0 = clock64();                                                                    \
-        REP32(asm volatile(INSTR " %0, %0, %8;\n\t" INSTR " %1, %1, %8;\n\t" INSTR " %2, %2, %8;\n\t"   \
-                           INSTR " %3, %3, %8;\n\t" INSTR " %4, %4, %8;\n\t" INSTR " %5, %5, %8;\n\t"   \
-                           INSTR " %6, %6, %8;\n\t" INSTR " %7, %7, %8;"                               \
-                           : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), "+f"(a6), "+f"(a7) \
-                           : "f"(b));)                                                               \
+        REP32(asm volatile(INSTR " %0, %0" TP_SRC##N ";\n\t" INSTR " %1, %1" TP_SRC##N ";\n\t"        \
+                           INSTR " %2, %2" TP_SRC##N ";\n\t" INSTR " %3, %3" TP_SRC##N ";\n\t"        \
+                           INSTR " %4, %4" TP_SRC##N ";\n\t" INSTR " %5, %5" TP_SRC##N ";\n\t"        \
+                           INSTR " %6, %6" TP_SRC##N ";\n\t" INSTR " %7, %7" TP_SRC##N ";"              \
+                           : "+" C(a0), "+" C(a1), "+" C(a2), "+" C(a3), "+" C(a4), "+" C(a5), "+" C(a6), \
+                             "+" C(a7)                                                              \
+                           : C(b));)                                                                 \
         __syncthreads();                                                                             \
         long long t1 = clock64();                                                                    \
-        RECORD(t0, t1);                                             \
-        if (a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 == 12345.f) out[kSink] = 1;               \
+        RECORD(t0, t1);                                                                              \
+        if (a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 == T(12345)) out[kSink] = 1;                       \
     }
 
-// Unary form (SFU operations): a = op(a).
-#define TP_F32_UNARY(NAME, INSTR)                                                                  \
-    extern "C" __global__ void NAME(long long* out, float x) {                                       \
-        float a0, a1, a2, a3, a4, a5, a6, a7, b;                                                     \
-        SEED8("f", a0, a1, a2, a3, a4, a5, a6, a7, b, x);                                          \
-        __syncthreads();                                                                             \
-        long long t0 = clock64();                                                                    \
-        REP32(asm volatile(INSTR " %0, %0;\n\t" INSTR " %1, %1;\n\t" INSTR " %2, %2;\n\t" INSTR " %3, %3;\n\t" \
-                           INSTR " %4, %4;\n\t" INSTR " %5, %5;\n\t" INSTR " %6, %6;\n\t" INSTR " %7, %7;"     \
-                           : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), "+f"(a6), "+f"(a7));) \
-        __syncthreads();                                                                             \
-        long long t1 = clock64();                                                                    \
-        RECORD(t0, t1);                                             \
-        if (a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 == 12345.f) out[kSink] = 1;               \
-    }
-
-#define TP_U32X(NAME, INSTR, TAIL)                                                                        \
-    extern "C" __global__ void NAME(long long* out, unsigned x) {                                    \
-        unsigned a0, a1, a2, a3, a4, a5, a6, a7, b;                                                  \
-        SEED8("r", a0, a1, a2, a3, a4, a5, a6, a7, b, x);                                          \
-        __syncthreads();                                                                             \
-        long long t0 = clock64();                                                                    \
-        REP32(asm volatile(INSTR " %0, %0, %8" TAIL ";\n\t" INSTR " %1, %1, %8" TAIL ";\n\t" INSTR " %2, %2, %8" TAIL ";\n\t"   \
-                           INSTR " %3, %3, %8" TAIL ";\n\t" INSTR " %4, %4, %8" TAIL ";\n\t" INSTR " %5, %5, %8" TAIL ";\n\t"   \
-                           INSTR " %6, %6, %8" TAIL ";\n\t" INSTR " %7, %7, %8" TAIL ";"                               \
-                           : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "+r"(a6), "+r"(a7) \
-                           : "r"(b));)                                                               \
-        __syncthreads();                                                                             \
-        long long t1 = clock64();                                                                    \
-        RECORD(t0, t1);                                             \
-        if ((a0 ^ a1 ^ a2 ^ a3 ^ a4 ^ a5 ^ a6 ^ a7) == 12345u) out[kSink] = 1;              \
-    }
-
-#define TP_U32(NAME, INSTR) TP_U32X(NAME, INSTR, "")
-
-#define TP_U32_UNARY(NAME, INSTR)                                                                  \
-    extern "C" __global__ void NAME(long long* out, unsigned x) {                                    \
-        unsigned a0, a1, a2, a3, a4, a5, a6, a7, b;                                                  \
-        SEED8("r", a0, a1, a2, a3, a4, a5, a6, a7, b, x);                                          \
-        __syncthreads();                                                                             \
-        long long t0 = clock64();                                                                    \
-        REP32(asm volatile(INSTR " %0, %0;\n\t" INSTR " %1, %1;\n\t" INSTR " %2, %2;\n\t" INSTR " %3, %3;\n\t" \
-                           INSTR " %4, %4;\n\t" INSTR " %5, %5;\n\t" INSTR " %6, %6;\n\t" INSTR " %7, %7;"     \
-                           : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "+r"(a6), "+r"(a7));) \
-        __syncthreads();                                                                             \
-        long long t1 = clock64();                                                                    \
-        RECORD(t0, t1);                                             \
-        if ((a0 ^ a1 ^ a2 ^ a3 ^ a4 ^ a5 ^ a6 ^ a7) == 12345u) out[kSink] = 1;              \
-    }
-
-#define TP_F64(NAME, INSTR)                                                                        \
-    extern "C" __global__ void NAME(long long* out, double x) {                                      \
-        double a0, a1, a2, a3, a4, a5, a6, a7, b;                                                    \
-        SEED8("d", a0, a1, a2, a3, a4, a5, a6, a7, b, x);                                          \
-        __syncthreads();                                                                             \
-        long long t0 = clock64();                                                                    \
-        REP32(asm volatile(INSTR " %0, %0, %8;\n\t" INSTR " %1, %1, %8;\n\t" INSTR " %2, %2, %8;\n\t"   \
-                           INSTR " %3, %3, %8;\n\t" INSTR " %4, %4, %8;\n\t" INSTR " %5, %5, %8;\n\t"   \
-                           INSTR " %6, %6, %8;\n\t" INSTR " %7, %7, %8;"                               \
-                           : "+d"(a0), "+d"(a1), "+d"(a2), "+d"(a3), "+d"(a4), "+d"(a5), "+d"(a6), "+d"(a7) \
-                           : "d"(b));)                                                               \
-        __syncthreads();                                                                             \
-        long long t1 = clock64();                                                                    \
-        RECORD(t0, t1);                                             \
-        if (a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 == 12345.) out[kSink] = 1;               \
-    }
-
-TP_F32(tp_fadd, "add.f32")
-TP_F32(tp_fmul, "mul.f32")
-TP_F32(tp_fdiv_full, "div.full.f32")
-TP_F32(tp_fdiv_approx, "div.approx.f32")
-TP_F32_UNARY(tp_rcp, "rcp.approx.f32")
-TP_F32_UNARY(tp_rsqrt, "rsqrt.approx.f32")
-TP_F32_UNARY(tp_lg2, "lg2.approx.f32")
-TP_F32_UNARY(tp_sqrt, "sqrt.approx.f32")
-TP_F32_UNARY(tp_sin, "sin.approx.f32")
-TP_F32_UNARY(tp_cos, "cos.approx.f32")
-TP_F32_UNARY(tp_ex2, "ex2.approx.f32")
-TP_U32(tp_iadd, "add.u32")
-TP_U32(tp_and, "and.b32")
-TP_U32(tp_shl, "shl.b32")
-TP_U32(tp_imul, "mul.lo.u32")
-TP_U32(tp_mul24, "mul24.lo.u32")
-TP_U32X(tp_vabsdiff4, "vabsdiff4.u32.u32.u32", ", %8")
-TP_U32X(tp_vadd4, "vadd4.u32.u32.u32", ", %8")
-TP_U32_UNARY(tp_popc, "popc.b32")
-TP_U32_UNARY(tp_cvt_f32_u32, "cvt.rn.f32.u32")
-TP_F64(tp_dadd, "add.f64")
-TP_F64(tp_dfma_mul, "mul.f64")
-
-// fma needs three operands.
-extern "C" __global__ void tp_ffma(long long* out, float x) {
-    float a0, a1, a2, a3, a4, a5, a6, a7, b, c;
-    SEED8("f", a0, a1, a2, a3, a4, a5, a6, a7, b, x);
-    asm volatile("mov.b32 %0, %1;" : "=f"(c) : "f"(x * 0.25f));
-    __syncthreads();
-    long long t0 = clock64();
-    REP32(asm volatile("fma.rn.f32 %0, %0, %8, %9;\n\tfma.rn.f32 %1, %1, %8, %9;\n\tfma.rn.f32 %2, %2, %8, %9;\n\t"
-                       "fma.rn.f32 %3, %3, %8, %9;\n\tfma.rn.f32 %4, %4, %8, %9;\n\tfma.rn.f32 %5, %5, %8, %9;\n\t"
-                       "fma.rn.f32 %6, %6, %8, %9;\n\tfma.rn.f32 %7, %7, %8, %9;"
-                       : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4), "+f"(a5), "+f"(a6), "+f"(a7)
-                       : "f"(b), "f"(c));)
-    __syncthreads();
-    long long t1 = clock64();
-    RECORD(t0, t1);
-    if (a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 == 12345.f) out[kSink] = 1;
-}
+TP(tp_fadd, float, "f", "add.f32", 1)
+TP(tp_fmul, float, "f", "mul.f32", 1)
+TP(tp_ffma, float, "f", "fma.rn.f32", 2)
+TP(tp_fdiv_full, float, "f", "div.full.f32", 1)
+TP(tp_fdiv_approx, float, "f", "div.approx.f32", 1)
+TP(tp_rcp, float, "f", "rcp.approx.f32", 0)
+TP(tp_rsqrt, float, "f", "rsqrt.approx.f32", 0)
+TP(tp_lg2, float, "f", "lg2.approx.f32", 0)
+TP(tp_sqrt, float, "f", "sqrt.approx.f32", 0)
+TP(tp_sin, float, "f", "sin.approx.f32", 0)
+TP(tp_cos, float, "f", "cos.approx.f32", 0)
+TP(tp_ex2, float, "f", "ex2.approx.f32", 0)
+TP(tp_iadd, unsigned, "r", "add.u32", 1)
+TP(tp_and, unsigned, "r", "and.b32", 1)
+TP(tp_shl, unsigned, "r", "shl.b32", 1)
+TP(tp_imul, unsigned, "r", "mul.lo.u32", 1)
+TP(tp_mul24, unsigned, "r", "mul24.lo.u32", 1)
+TP(tp_vabsdiff4, unsigned, "r", "vabsdiff4.u32.u32.u32", 2)
+TP(tp_vadd4, unsigned, "r", "vadd4.u32.u32.u32", 2)
+TP(tp_popc, unsigned, "r", "popc.b32", 0)
+TP(tp_cvt_f32_u32, unsigned, "r", "cvt.rn.f32.u32", 0)
+TP(tp_dadd, double, "d", "add.f64", 1)
+TP(tp_dfma_mul, double, "d", "mul.f64", 1)
 
 // __syncthreads throughput: 256 barriers in a row.
 extern "C" __global__ void tp_bar(long long* out) {
     __syncthreads();
     long long t0 = clock64();
-    REP32(asm volatile("bar.sync 0;\n\tbar.sync 0;\n\tbar.sync 0;\n\tbar.sync 0;\n\t"
-                       "bar.sync 0;\n\tbar.sync 0;\n\tbar.sync 0;\n\tbar.sync 0;");)
+    REP32(asm volatile(REP8("bar.sync 0;\n\t"));)
     __syncthreads();
     long long t1 = clock64();
     RECORD(t0, t1);
 }
 
-// Latency: one thread, one chain of 256 dependent operations.
-#define LAT_F32(NAME, INSTR)                                                                       \
-    extern "C" __global__ void NAME(long long* out, float x) {                                       \
-        float a = x, b = x * 0.5f;                                                                   \
+// Latency: one thread, one chain of 256 dependent operations a = INSTR(a, b...).
+#define LAT(NAME, T, C, INSTR, N)                                                                  \
+    extern "C" __global__ void NAME(long long* out, T x) {                                           \
+        T a = x, b = x;                                                                              \
         long long t0 = clock64();                                                                    \
-        REP32(asm volatile(REP8(INSTR " %0, %0, %1;\n\t") : "+f"(a) : "f"(b));)                      \
+        REP32(asm volatile(REP8(INSTR " %0, %0" LAT_SRC##N ";\n\t") : "+" C(a) : C(b));)            \
         long long t1 = clock64();                                                                    \
-        RECORD(t0, t1);                                                                            \
-        if (a == 12345.f) out[kSink] = 1;                                                                \
+        RECORD(t0, t1);                                                                              \
+        if (a == T(12345)) out[kSink] = 1;                                                           \
     }
-#define LAT_F32_UNARY(NAME, INSTR)                                                                 \
-    extern "C" __global__ void NAME(long long* out, float x) {                                       \
-        float a = x;                                                                                 \
-        long long t0 = clock64();                                                                    \
-        REP32(asm volatile(REP8(INSTR " %0, %0;\n\t") : "+f"(a));)                                   \
-        long long t1 = clock64();                                                                    \
-        RECORD(t0, t1);                                                                            \
-        if (a == 12345.f) out[kSink] = 1;                                                                \
-    }
-LAT_F32(lat_fadd, "add.f32")
-LAT_F32_UNARY(lat_rsqrt, "rsqrt.approx.f32")
-LAT_F32_UNARY(lat_sin, "sin.approx.f32")
 
-extern "C" __global__ void lat_iadd(long long* out, unsigned x) {
-    unsigned a = x, b = x | 1;
-    long long t0 = clock64();
-    REP32(asm volatile(REP8("add.u32 %0, %0, %1;\n\t") : "+r"(a) : "r"(b));)
-    long long t1 = clock64();
-    RECORD(t0, t1);
-    if (a == 12345u) out[kSink] = 1;
-}
-
-extern "C" __global__ void lat_imul(long long* out, unsigned x) {
-    unsigned a = x, b = x | 1;
-    long long t0 = clock64();
-    REP32(asm volatile(REP8("mul.lo.u32 %0, %0, %1;\n\t") : "+r"(a) : "r"(b));)
-    long long t1 = clock64();
-    RECORD(t0, t1);
-    if (a == 12345u) out[kSink] = 1;
-}
-
-extern "C" __global__ void lat_dadd(long long* out, double x) {
-    double a = x, b = x * 0.5;
-    long long t0 = clock64();
-    REP32(asm volatile(REP8("add.f64 %0, %0, %1;\n\t") : "+d"(a) : "d"(b));)
-    long long t1 = clock64();
-    RECORD(t0, t1);
-    if (a == 12345.) out[kSink] = 1;
-}
+LAT(lat_fadd, float, "f", "add.f32", 1)
+LAT(lat_rsqrt, float, "f", "rsqrt.approx.f32", 0)
+LAT(lat_sin, float, "f", "sin.approx.f32", 0)
+LAT(lat_iadd, unsigned, "r", "add.u32", 1)
+LAT(lat_imul, unsigned, "r", "mul.lo.u32", 1)
+LAT(lat_dadd, double, "d", "add.f64", 1)
 
 // Memory latency: a pointer chase of 256 dependent loads. chain[i] holds the next address.
 extern "C" __global__ void lat_global(long long* out, const unsigned long long* chain) {
@@ -268,7 +171,7 @@ extern "C" __global__ void tp_const(long long* out, unsigned distinct) {
     unsigned long long v0, v1, v2, v3, v4, v5, v6, v7, addr = base;
     __syncthreads();
     long long t0 = clock64();
-    REP32(asm volatile("ld.const.u64 %0, [%8];\n\t" "ld.const.u64 %1, [%8];\n\t" "ld.const.u64 %2, [%8];\n\t" "ld.const.u64 %3, [%8];\n\t" "ld.const.u64 %4, [%8];\n\t" "ld.const.u64 %5, [%8];\n\t" "ld.const.u64 %6, [%8];\n\t" "ld.const.u64 %7, [%8];\n\t" : "=l"(v0), "=l"(v1), "=l"(v2), "=l"(v3), "=l"(v4), "=l"(v5), "=l"(v6), "=l"(v7) : "l"(addr));)
+    LOADS8("ld.const.u64", "l", "l", addr);
     __syncthreads();
     long long t1 = clock64();
     RECORD(t0, t1);
@@ -284,7 +187,7 @@ extern "C" __global__ void tp_shared32(long long* out, unsigned stride) {
     unsigned v0, v1, v2, v3, v4, v5, v6, v7;
     __syncthreads();
     long long t0 = clock64();
-    REP32(asm volatile("ld.shared.u32 %0, [%8];\n\t" "ld.shared.u32 %1, [%8];\n\t" "ld.shared.u32 %2, [%8];\n\t" "ld.shared.u32 %3, [%8];\n\t" "ld.shared.u32 %4, [%8];\n\t" "ld.shared.u32 %5, [%8];\n\t" "ld.shared.u32 %6, [%8];\n\t" "ld.shared.u32 %7, [%8];\n\t" : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3), "=r"(v4), "=r"(v5), "=r"(v6), "=r"(v7) : "r"(addr));)
+    LOADS8("ld.shared.u32", "r", "r", addr);
     __syncthreads();
     long long t1 = clock64();
     RECORD(t0, t1);
@@ -300,7 +203,7 @@ extern "C" __global__ void tp_shared_padded(long long* out) {
     unsigned v0, v1, v2, v3, v4, v5, v6, v7;
     __syncthreads();
     long long t0 = clock64();
-    REP32(asm volatile("ld.shared.u32 %0, [%8];\n\t" "ld.shared.u32 %1, [%8];\n\t" "ld.shared.u32 %2, [%8];\n\t" "ld.shared.u32 %3, [%8];\n\t" "ld.shared.u32 %4, [%8];\n\t" "ld.shared.u32 %5, [%8];\n\t" "ld.shared.u32 %6, [%8];\n\t" "ld.shared.u32 %7, [%8];\n\t" : "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3), "=r"(v4), "=r"(v5), "=r"(v6), "=r"(v7) : "r"(addr));)
+    LOADS8("ld.shared.u32", "r", "r", addr);
     __syncthreads();
     long long t1 = clock64();
     RECORD(t0, t1);
@@ -316,7 +219,7 @@ extern "C" __global__ void tp_shared8(long long* out) {
     unsigned short v0, v1, v2, v3, v4, v5, v6, v7;
     __syncthreads();
     long long t0 = clock64();
-    REP32(asm volatile("ld.shared.u8 %0, [%8];\n\t" "ld.shared.u8 %1, [%8];\n\t" "ld.shared.u8 %2, [%8];\n\t" "ld.shared.u8 %3, [%8];\n\t" "ld.shared.u8 %4, [%8];\n\t" "ld.shared.u8 %5, [%8];\n\t" "ld.shared.u8 %6, [%8];\n\t" "ld.shared.u8 %7, [%8];\n\t" : "=h"(v0), "=h"(v1), "=h"(v2), "=h"(v3), "=h"(v4), "=h"(v5), "=h"(v6), "=h"(v7) : "r"(addr));)
+    LOADS8("ld.shared.u8", "h", "r", addr);
     __syncthreads();
     long long t1 = clock64();
     RECORD(t0, t1);
@@ -332,7 +235,7 @@ extern "C" __global__ void tp_shared64(long long* out) {
     unsigned long long v0, v1, v2, v3, v4, v5, v6, v7;
     __syncthreads();
     long long t0 = clock64();
-    REP32(asm volatile("ld.shared.u64 %0, [%8];\n\t" "ld.shared.u64 %1, [%8];\n\t" "ld.shared.u64 %2, [%8];\n\t" "ld.shared.u64 %3, [%8];\n\t" "ld.shared.u64 %4, [%8];\n\t" "ld.shared.u64 %5, [%8];\n\t" "ld.shared.u64 %6, [%8];\n\t" "ld.shared.u64 %7, [%8];\n\t" : "=l"(v0), "=l"(v1), "=l"(v2), "=l"(v3), "=l"(v4), "=l"(v5), "=l"(v6), "=l"(v7) : "r"(addr));)
+    LOADS8("ld.shared.u64", "l", "r", addr);
     __syncthreads();
     long long t1 = clock64();
     RECORD(t0, t1);

@@ -23,12 +23,6 @@ uint64_t Pipe::accept(uint32_t inst, uint64_t cycle, uint32_t interval_milli) {
     return (units + m_scale - 1) / m_scale;
 }
 
-uint64_t Pipe::occupancy(uint32_t interval_milli) const {
-    return (uint64_t(kWarpSize) * interval_milli + m_scale - 1) / m_scale;
-}
-
-void Pipe::reset() { std::fill(m_free.begin(), m_free.end(), 0); }
-
 void Pipe::report(nlohmann::json& out) const {
     stat(out, "warp_instructions", double(m_warps), "warp instructions", "warp instructions the pipe accepted");
     stat(out, "busy_cycles", double(m_busy_units) / double(m_scale), "cycles",

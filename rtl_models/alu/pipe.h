@@ -26,10 +26,7 @@ public:
     uint64_t next_free(uint32_t inst) const { return m_free[inst] / m_scale; }
     // Takes a warp instruction at `cycle`; returns the cycles it occupies the pipe (rounded up).
     uint64_t accept(uint32_t inst, uint64_t cycle, uint32_t interval_milli);
-    // Cycles one pass of a warp instruction with this interval occupies the pipe (rounded up).
-    uint64_t occupancy(uint32_t interval_milli) const;
     bool exclusive() const { return m_cfg.exclusive; }
-    void reset();
 
     void report(nlohmann::json& out) const override;
 

@@ -13,7 +13,7 @@ ConstantCache::Cost ConstantCache::access(const uint64_t* addr, LaneMask mask) {
     Cost c;
     const uint32_t g = std::clamp<uint32_t>(m_cfg.group_threads, 1, kWarpSize);
     for (uint32_t first = 0; first < uint32_t(kWarpSize); first += g) {
-        LaneMask group = mask & (g >= 32 ? ~0u : (((1u << g) - 1) << first));
+        LaneMask group = mask & lane_group(first, g);
         uint64_t seen[kWarpSize];
         uint32_t n = 0;
         for_lanes(group, [&](int l) {

@@ -199,6 +199,16 @@ void read_timing(Reader& r, GpuConfig& c) {
 
 } // namespace
 
+std::vector<std::pair<std::string, std::string>> parse_overrides(const std::vector<std::string>& sets) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& s : sets) {
+        auto eq = s.find('=');
+        if (eq == std::string::npos || eq == 0) throw std::runtime_error(fmt::format("--set expects key=value, got '{}'", s));
+        out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+    }
+    return out;
+}
+
 std::string config_dir() {
     if (const char* d = std::getenv("GPUSIM_CONFIG_DIR")) return d;
     return GPUSIM_CONFIG_DIR;

@@ -37,6 +37,10 @@ struct GpuConfig {
 // `overrides` are ("sm.warp_schedulers", "4") pairs. Throws std::runtime_error listing every problem.
 GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pair<std::string, std::string>>& overrides = {});
 
+// "key=value" strings (the --set arguments) as override pairs; throws std::runtime_error for a
+// string without a key or an '='.
+std::vector<std::pair<std::string, std::string>> parse_overrides(const std::vector<std::string>& sets);
+
 // Directory holding the bundled configs (set at build time, overridable by GPUSIM_CONFIG_DIR).
 std::string config_dir();
 

@@ -10,10 +10,6 @@
 namespace gpusim {
 namespace {
 
-LaneMask group_mask(uint32_t first, uint32_t size) {
-    return size >= 32 ? ~0u : ((1u << size) - 1) << first;
-}
-
 // One transaction per distinct `seg`-aligned segment of the group.
 void per_segment(const uint64_t* addr, LaneMask group, uint32_t width, uint32_t seg, std::vector<Transaction>& out) {
     size_t start = out.size();
@@ -71,7 +67,7 @@ uint32_t coalesce(CoalescingRule rule, const uint64_t* addr, LaneMask mask, uint
     if (rule == CoalescingRule::Cc20) group = width >= 16 ? 8 : width == 8 ? 16 : 32;
     uint32_t groups = 0;
     for (uint32_t first = 0; first < 32; first += group) {
-        LaneMask g = mask & group_mask(first, group);
+        LaneMask g = mask & lane_group(first, group);
         if (!g) continue;
         ++groups;
         switch (rule) {

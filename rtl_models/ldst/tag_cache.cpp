@@ -40,9 +40,4 @@ void TagCache::invalidate(uint64_t addr) {
         if (m_tags[w] == line + 1) m_tags[w] = 0, m_used[w] = 0;
 }
 
-void TagCache::clear() {
-    std::fill(m_tags.begin(), m_tags.end(), 0);
-    std::fill(m_used.begin(), m_used.end(), 0);
-}
-
 } // namespace gpusim

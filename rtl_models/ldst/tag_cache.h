@@ -17,7 +17,6 @@ public:
     // Looks `addr` up; on a miss allocates its line when `allocate`. Returns whether it hit.
     bool access(uint64_t addr, bool allocate = true);
     void invalidate(uint64_t addr);
-    void clear();
     uint32_t line_bytes() const { return m_cfg.line_bytes; }
     uint32_t latency() const { return m_cfg.latency; }
     uint64_t hits() const { return m_hits; }

@@ -43,6 +43,11 @@ inline uint32_t lane_count(LaneMask m) {
     return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
 }
 
+// The lanes first .. first+size-1: one group of threads a unit serves together (a half-warp ...).
+inline LaneMask lane_group(uint32_t first, uint32_t size) {
+    return size >= uint32_t(kWarpSize) ? ~0u : ((1u << size) - 1) << first;
+}
+
 // Visits every lane of `mask`; the full-warp case is a plain loop the compiler can unroll.
 template <class F>
 inline void for_lanes(LaneMask mask, F&& f) {

@@ -75,7 +75,7 @@ uint32_t SharedMemory::passes(const uint64_t* addr, LaneMask mask, uint32_t widt
     for (uint32_t p = 0; p < pieces; ++p) {
         for (int l = 0; l < kWarpSize; ++l) shifted[l] = addr[l] + uint64_t(p) * piece;
         for (uint32_t first = 0; first < uint32_t(kWarpSize); first += g) {
-            LaneMask group = mask & (g >= 32 ? ~0u : (((1u << g) - 1) << first));
+            LaneMask group = mask & lane_group(first, g);
             if (!group) continue;
             total += m_cfg.single_broadcast ? single_broadcast_passes(shifted, group) : group_passes(shifted, group, piece);
         }
@@ -88,7 +88,7 @@ uint32_t SharedMemory::ideal_passes(LaneMask mask, uint32_t width) const {
     uint32_t g = group_threads(width);
     uint32_t n = 0;
     for (uint32_t first = 0; first < uint32_t(kWarpSize); first += g)
-        if (mask & (g >= 32 ? ~0u : (((1u << g) - 1) << first))) ++n;
+        if (mask & lane_group(first, g)) ++n;
     return n * pieces;
 }
 

@@ -80,13 +80,8 @@ std::vector<std::string> apply_known(ManifestOutcome& r, const std::map<std::str
 
 // --mode is shorthand for --set sim.mode=...; explicit --set entries come after it and win.
 std::vector<std::pair<std::string, std::string>> parse_sets(const std::string& mode, const std::vector<std::string>& sets) {
-    std::vector<std::pair<std::string, std::string>> out;
-    if (!mode.empty()) out.emplace_back("sim.mode", mode);
-    for (const auto& s : sets) {
-        auto eq = s.find('=');
-        if (eq == std::string::npos || eq == 0) throw std::runtime_error(fmt::format("--set expects key=value, got '{}'", s));
-        out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
-    }
+    auto out = parse_overrides(sets);
+    if (!mode.empty()) out.insert(out.begin(), {"sim.mode", mode});
     return out;
 }
 

@@ -128,12 +128,8 @@ struct Row {
 // Runs the suite under one config, in this process; writes a JSON result file for the parent.
 int run_config(const json& suite, const fs::path& dir, const std::string& config, const std::vector<std::string>& sets,
                const std::string& result_file) {
-    std::vector<std::pair<std::string, std::string>> overrides{{"sim.mode", "timing"}};
-    for (const auto& s : sets) {
-        auto eq = s.find('=');
-        if (eq == std::string::npos || eq == 0) throw std::runtime_error(fmt::format("--set expects key=value, got '{}'", s));
-        overrides.emplace_back(s.substr(0, eq), s.substr(eq + 1));
-    }
+    auto overrides = parse_overrides(sets);
+    overrides.insert(overrides.begin(), {"sim.mode", "timing"});
     GpuConfig cfg = load_config(config, overrides);
     Runtime rt(cfg);
     const ModuleHandle& mod = rt.load_module((dir / suite.at("module").get<std::string>()).string());
