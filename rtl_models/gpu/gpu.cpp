@@ -13,18 +13,29 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
 
     m_xbar = std::make_unique<Router>("xbar");
     m_dram = std::make_unique<MemoryTarget>("dram", true, sc_core::sc_time(m_cfg.memory_latency_ns, sc_core::SC_NS));
-    m_dma = std::make_unique<DmaEngine>("copy_engine", m_cfg.pcie);
+    m_link = std::make_unique<PcieLink>("pcie", m_cfg.pcie);
+    for (uint32_t k = 0; k < m_cfg.pcie.copy_engines; ++k)
+        m_copy.push_back(std::make_unique<DmaEngine>(sc_core::sc_gen_unique_name("copy_engine"), m_cfg.pcie));
     if (m_cfg.sm.timing.enabled) m_l2 = std::make_unique<L2Cache>("l2", m_cfg.sm.timing.memory);
     for (uint32_t k = 0; k < m_cfg.num_sms; ++k)
         m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, cycle, m_l2.get()));
-    m_front = std::make_unique<FrontEnd>("front_end", m_cfg, m_programs, *m_dma, *m_dram, m_sms);
+    m_front = std::make_unique<FrontEnd>("front_end", m_cfg, *m_dram, m_cfg.pcie.copy_engines);
+    m_compute = std::make_unique<ComputeEngine>("compute_engine", m_cfg, m_programs, m_sms);
+    std::vector<DmaEngine*> engines;
+    for (auto& e : m_copy) engines.push_back(e.get());
+    m_cp = std::make_unique<CommandProcessor>("command_processor", m_cfg, engines, *m_compute,
+                                              [this](uint32_t bits) { m_front->raise(bits); });
+    m_front->attach(*m_cp);
 
     m_xbar->out.bind(m_dram->socket);
     m_xbar->add_range(0, memory_map::kHeapLimit, 0);
     for (Sm* sm : m_sms) sm->mem.bind(m_xbar->in);
-    m_dma->device.bind(m_xbar->in);
-    m_front->mem.bind(m_xbar->in);
-    m_dma->host.bind(host_mem);
+    for (auto& e : m_copy) {
+        e->device.bind(m_xbar->in);
+        e->host.bind(m_link->gpu_side);
+    }
+    m_cp->host.bind(m_link->gpu_side);
+    m_link->host_side.bind(host_mem);
     regs.bind(m_front->regs);
     m_front->irq.bind(irq);
 }
@@ -33,6 +44,8 @@ nlohmann::json Gpu::report() const {
     nlohmann::json out;
     for (Sm* sm : m_sms) sm->core().report(out[sm->basename()]);
     if (m_l2) m_l2->report(out["l2"]);
+    m_link->report(out["pcie"]);
+    m_cp->report(out["command_processor"]);
     return out;
 }
 

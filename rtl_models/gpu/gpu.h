@@ -1,6 +1,7 @@
 // The whole GPU as one IP block: a TLM target socket for its registers, a TLM initiator socket
-// toward host memory (used by the copy engine), and a completion interrupt. Inside: the front end,
-// the SM array, the copy engine, the interconnect and device memory.
+// toward host memory (the PCIe link, used by the copy engines and semaphores), and a completion
+// interrupt. Inside: the front end, the command processor, the compute engine, the SM array, the
+// copy engines, the PCIe link, the interconnect and device memory.
 #pragma once
 
 #include <memory>
@@ -10,8 +11,11 @@
 #include <tlm>
 
 #include "../../tlm/dma/dma_engine.h"
+#include "../../tlm/pcie/pcie_link.h"
 #include "../../tlm/interconnect/router.h"
 #include "../../tlm/memory/memory_target.h"
+#include "gpu/command_processor.h"
+#include "gpu/compute_engine.h"
 #include "gpu/front_end.h"
 #include "gpu/gpu_config.h"
 #include "gpu/l2_cache.h"
@@ -33,6 +37,7 @@ public:
     ProgramStore& programs() { return m_programs; }
     MemoryTarget& dram() { return *m_dram; }
     FrontEnd& front_end() { return *m_front; }
+    CommandProcessor& command_processor() { return *m_cp; }
     const std::vector<Sm*>& sms() const { return m_sms; }
     // Statistics of every unit, hierarchical by module name (timing-mode units only in timing mode).
     nlohmann::json report() const;
@@ -42,10 +47,13 @@ private:
     ProgramStore m_programs;
     std::unique_ptr<Router> m_xbar;
     std::unique_ptr<MemoryTarget> m_dram;
-    std::unique_ptr<DmaEngine> m_dma;
+    std::unique_ptr<PcieLink> m_link;
+    std::vector<std::unique_ptr<DmaEngine>> m_copy;
     std::unique_ptr<L2Cache> m_l2;          // timing mode
     std::vector<Sm*> m_sms;
     std::unique_ptr<FrontEnd> m_front;
+    std::unique_ptr<ComputeEngine> m_compute;
+    std::unique_ptr<CommandProcessor> m_cp;
 };
 
 } // namespace gpusim

@@ -247,6 +247,11 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("pcie", "bandwidth_gb_s", c.pcie.bandwidth_gb_s);
     r.get("pcie", "latency_ns", c.pcie.latency_ns);
     r.get("pcie", "burst_bytes", c.pcie.burst_bytes);
+    r.get("pcie", "copy_engines", c.pcie.copy_engines);
+    r.get("pcie", "overlap", c.pcie.overlap);
+    r.get("pcie", "staging_gb_s", c.pcie.staging_gb_s);
+    r.get("chip", "channels", c.channels);
+    r.get("chip", "malloc_heap_bytes", c.malloc_heap_bytes);
     r.get("sim", "quantum_cycles", c.quantum_cycles);
     r.get("sim", "warp_slice", c.sm.warp_slice);
     read_timing(r, c);
@@ -255,7 +260,10 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.require(c.core_clock_mhz > 0, "chip.core_clock_mhz must be positive");
     r.require(c.sm.max_warps >= 1 && c.sm.max_ctas >= 1, "sm.max_warps and sm.max_ctas must be at least 1");
     r.require(c.sm.warp_schedulers >= 1, "sm.warp_schedulers must be at least 1");
-    r.require(c.pcie.bandwidth_gb_s > 0 && c.pcie.burst_bytes > 0, "pcie.bandwidth_gb_s and pcie.burst_bytes must be positive");
+    r.require(c.pcie.bandwidth_gb_s > 0 && c.pcie.burst_bytes > 0 && c.pcie.staging_gb_s > 0,
+              "pcie.bandwidth_gb_s, pcie.staging_gb_s and pcie.burst_bytes must be positive");
+    r.require(c.pcie.copy_engines >= 1, "pcie.copy_engines must be at least 1");
+    r.require(c.channels >= 1 && c.channels <= 1024, "chip.channels must be between 1 and 1024");
     r.require(c.quantum_cycles >= 1 && c.sm.warp_slice >= 1, "sim.quantum_cycles and sim.warp_slice must be at least 1");
     r.require(c.max_threads_per_block >= 1 && c.max_threads_per_block <= c.sm.max_threads,
               "chip.max_threads_per_block must be between 1 and sm.max_threads");

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../../tlm/dma/dma_engine.h"
+#include "../../tlm/pcie/pcie_config.h"
 #include "sm/sm_config.h"
 
 namespace gpusim {
@@ -26,7 +26,9 @@ struct GpuConfig {
     uint64_t memory_bytes = 1536ull << 20;
     double memory_latency_ns = 0;
     SmConfig sm;
-    DmaConfig pcie;
+    uint32_t channels = 16;          // hardware work queues of the command processor
+    uint64_t malloc_heap_bytes = 8ull << 20;   // device-side malloc heap (cudaLimitMallocHeapSize)
+    PcieConfig pcie;
     uint32_t quantum_cycles = 10000;
     nlohmann::json effective;        // the resolved config, written next to the stats
 

@@ -74,7 +74,7 @@ void pmevent(ExecContext& c, Warp&, const Inst& in, LaneMask m) {
 
 // trap aborts the kernel: a fault of the first thread that executes it.
 void trap(ExecContext&, Warp&, const Inst&, LaneMask m) {
-    if (m) throw ExecFault{__builtin_ctz(m), "trap instruction executed"};
+    if (m) throw ExecFault{__builtin_ctz(m), "trap instruction executed", FaultKind::Trap};
 }
 
 } // namespace

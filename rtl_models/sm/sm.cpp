@@ -51,7 +51,7 @@ void Sm::run_launch() {
             if (m_core.timing()) m_core.step_until(before + quantum);
             else m_core.step(budget);
         } catch (const KernelFault& f) {
-            m_dispatcher->abort(f.what());
+            m_dispatcher->abort(f.what(), f.kind());
             break;
         }
         m_qk.inc(m_cycle * double(m_core.cycles() - before));

@@ -157,7 +157,7 @@ bool SmCore::settle(Warp& w) {
             return w.state == Warp::State::Ready;
         }
     } catch (const ExecFault& f) {
-        raise_fault(w, f.lane, f.message);
+        raise_fault(w, f.lane, f.message, f.kind);
     }
 }
 
@@ -172,7 +172,7 @@ void SmCore::execute(Warp& w, const Inst& in) {
         raise_fault(w, f);
     } catch (const ExecFault& f) {
         --w.pc;
-        raise_fault(w, f.lane, f.message);
+        raise_fault(w, f.lane, f.message, f.kind);
     }
 }
 
@@ -305,16 +305,16 @@ std::string SmCore::thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) 
 
 void SmCore::raise_fault(const Warp& w, const AccessFault& f) const {
     raise_fault(w, f.lane, fmt::format("{} {} of {} bytes at address 0x{:x} ({})", f.space, f.write ? "write" : "read",
-                                       f.size, f.address, f.reason));
+                                       f.size, f.address, f.reason), FaultKind::Memory);
 }
 
-void SmCore::raise_fault(const Warp& w, int lane, const std::string& what) const {
+void SmCore::raise_fault(const Warp& w, int lane, const std::string& what, FaultKind kind) const {
     const KernelImage& img = *m_ctx.kernel;
     const Inst& in = img.code[w.pc];
     std::string where = w.frames.empty() ? "" : fmt::format(" in function '{}'", img.functions[w.frames.back().callee].name);
     throw KernelFault(fmt::format("kernel '{}' faulted: {}: '{}' at {}:{}{}: {}", img.name,
                                   thread_name(m_ctas[w.cta_slot], w.warp_in_cta, lane), img.text[in.text_index],
-                                  img.module_file, in.source_line, where, what));
+                                  img.module_file, in.source_line, where, what), kind);
 }
 
 void SmCore::abort() {

@@ -22,10 +22,15 @@
 
 namespace gpusim {
 
-// A run-time fault of a kernel, with the kernel, block, thread and instruction named.
+// A run-time fault of a kernel, with the kernel, block, thread and instruction named, and its
+// kind (which CUDA error the runtime reports).
 class KernelFault : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit KernelFault(const std::string& what, FaultKind kind = FaultKind::Exec) : std::runtime_error(what), m_kind(kind) {}
+    FaultKind kind() const { return m_kind; }
+
+private:
+    FaultKind m_kind;
 };
 
 struct SmStats {
@@ -116,7 +121,7 @@ private:
     void retire_warp(Warp& w);
     void check_deadlock() const;
     [[noreturn]] void raise_fault(const Warp& w, const AccessFault& f) const;
-    [[noreturn]] void raise_fault(const Warp& w, int lane, const std::string& what) const;
+    [[noreturn]] void raise_fault(const Warp& w, int lane, const std::string& what, FaultKind kind = FaultKind::Exec) const;
     std::string thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) const;
 };
 

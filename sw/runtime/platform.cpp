@@ -31,11 +31,32 @@ uint32_t HostPort::read32(uint32_t offset) {
     return v;
 }
 
+HostWaiter::HostWaiter(const sc_core::sc_module_name& name, const sc_core::sc_event& progress)
+    : sc_module(name), m_progress(progress) {
+    SC_HAS_PROCESS(HostWaiter);
+    SC_THREAD(thread);
+}
+
+void HostWaiter::thread() {
+    for (;;) {
+        wait(m_progress);
+        if (m_done && (*m_done)()) {
+            m_done = nullptr;
+            sc_core::sc_pause();
+        }
+    }
+}
+
 Platform::Platform(const sc_core::sc_module_name& name, const GpuConfig& cfg)
-    : sc_module(name), host_memory("host_memory", false, sc_core::SC_ZERO_TIME), gpu("gpu", cfg), cpu("cpu"), irq("irq") {
+    : sc_module(name), host_memory("host_memory"), gpu("gpu", cfg), cpu("cpu"),
+      waiter("waiter", gpu.command_processor().progress_event()), irq("irq") {
     cpu.socket.bind(gpu.regs);
     gpu.host_mem.bind(host_memory.socket);
     gpu.irq.bind(irq);
 }
 
+} // namespace gpusim
+
+namespace gpusim {
+void Platform::flush_device_output() {}
 } // namespace gpusim

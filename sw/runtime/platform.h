@@ -1,15 +1,17 @@
 // The system the runtime drives: host memory, the GPU, and a host-side initiator that programs the
-// GPU's registers over TLM, wired the way a user's own SystemC platform would wire them.
+// GPU's registers over TLM, wired the way a user's own SystemC platform would wire them. The
+// waiter stops the simulation when the condition the host waits for holds.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "../../rtl_models/gpu/gpu.h"
-#include "../../tlm/memory/memory_target.h"
+#include "../../tlm/memory/host_memory.h"
 
 namespace gpusim {
 
@@ -28,14 +30,30 @@ public:
     }
 };
 
+// Pauses the simulation (sc_pause) at the first command completion after which `done` holds.
+class HostWaiter : public sc_core::sc_module {
+public:
+    HostWaiter(const sc_core::sc_module_name& name, const sc_core::sc_event& progress);
+    void arm(const std::function<bool()>& done) { m_done = &done; }
+    void disarm() { m_done = nullptr; }
+
+private:
+    const sc_core::sc_event& m_progress;
+    const std::function<bool()>* m_done = nullptr;
+    void thread();
+};
+
 class Platform : public sc_core::sc_module {
 public:
-    MemoryTarget host_memory;
+    HostMemory host_memory;
     Gpu gpu;
     HostPort cpu;
+    HostWaiter waiter;
     sc_core::sc_signal<bool> irq;
 
     Platform(const sc_core::sc_module_name& name, const GpuConfig& cfg);
+    // Prints what kernels printed with printf since the last call (CUDA flushes at sync points).
+    void flush_device_output();
 };
 
 } // namespace gpusim

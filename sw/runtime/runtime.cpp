@@ -1,5 +1,6 @@
 #include "runtime/runtime.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -38,10 +39,17 @@ Runtime::Runtime(const GpuConfig& cfg)
       m_const_next(memory_map::kConstBase) {
     m_platform = std::make_unique<Platform>("top", m_cfg);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);  // finish elaboration and initialise every process
-    if (m_platform->cpu.read32(reg::kId) != reg::kIdValue) throw RuntimeError("GPU register block did not identify itself");
+    HostPort& cpu = m_platform->cpu;
+    if (cpu.read32(reg::kId) != reg::kIdValue) throw RuntimeError("GPU register block did not identify itself", Error::InitializationError);
+    m_channels = cpu.read32(reg::kChannels);
+    m_submitted.assign(m_channels, 0);
+    m_streams[0] = Stream{};
 }
 
-Runtime::~Runtime() = default;
+Runtime::~Runtime() {
+    for (auto& [base, info] : m_pinned)
+        if (info.second) std::free(reinterpret_cast<void*>(base));
+}
 
 double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
@@ -61,7 +69,8 @@ DevicePtr Runtime::malloc(uint64_t bytes) {
     uint64_t used = 0;
     for (auto& [b, s] : m_allocations) used += s;
     if (used + size > m_cfg.memory_bytes)
-        throw RuntimeError(fmt::format("out of device memory: {} bytes requested, {} of {} in use", bytes, used, m_cfg.memory_bytes));
+        throw RuntimeError(fmt::format("out of device memory: {} bytes requested, {} of {} in use", bytes, used, m_cfg.memory_bytes),
+                           Error::MemoryAllocation);
     DevicePtr p = map_region(m_heap_next, size);
     m_allocations[p] = size;
     m_heap_next += size + kPage;  // a guard page between allocations
@@ -70,7 +79,9 @@ DevicePtr Runtime::malloc(uint64_t bytes) {
 
 void Runtime::free(DevicePtr p) {
     auto it = m_allocations.find(p);
-    if (it == m_allocations.end()) throw RuntimeError(fmt::format("free of 0x{:x}, which is not an allocation", p));
+    if (it == m_allocations.end())
+        throw RuntimeError(fmt::format("free of 0x{:x}, which is not an allocation", p), Error::InvalidDevicePointer);
+    synchronize();   // as cudaFree: work still using the memory completes first
     HostPort& cpu = m_platform->cpu;
     cpu.write64(reg::kMapBaseLo, p);
     cpu.write64(reg::kMapSizeLo, it->second);
@@ -83,56 +94,59 @@ uint64_t Runtime::allocation_size(DevicePtr p) const {
     return it == m_allocations.end() ? 0 : it->second;
 }
 
+bool Runtime::is_device(DevicePtr p, uint64_t bytes) const { return m_platform->gpu.dram().is_mapped(p, bytes); }
+
 void Runtime::check_range(DevicePtr p, uint64_t bytes, const char* what) const {
-    if (!m_platform->gpu.dram().is_mapped(p, bytes))
-        throw RuntimeError(fmt::format("{}: device range 0x{:x}+{} is not allocated", what, p, bytes));
+    if (!is_device(p, bytes))
+        throw RuntimeError(fmt::format("{}: device range 0x{:x}+{} is not allocated", what, p, bytes), Error::InvalidValue);
 }
 
-void Runtime::wait_idle() {
-    sc_core::sc_start();  // runs until every process waits: copies and launches are complete
-    HostPort& cpu = m_platform->cpu;
-    cpu.write32(reg::kIrq, cpu.read32(reg::kIrq));
+void* Runtime::malloc_host(uint64_t bytes) {
+    const uint64_t size = round_up(std::max<uint64_t>(bytes, 1), 4096);
+    void* p = std::aligned_alloc(4096, size);
+    if (!p) throw RuntimeError(fmt::format("cannot allocate {} bytes of pinned host memory", bytes), Error::MemoryAllocation);
+    m_pinned[reinterpret_cast<uintptr_t>(p)] = {size, true};
+    m_platform->host_memory.add_window(p, size);
+    return p;
 }
 
-void Runtime::run_dma(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, uint8_t fill) {
-    if (bytes == 0) return;
-    HostPort& cpu = m_platform->cpu;
-    cpu.write64(reg::kDmaSrcLo, src);
-    cpu.write64(reg::kDmaDstLo, dst);
-    cpu.write64(reg::kDmaSizeLo, bytes);
-    cpu.write32(reg::kDmaCmd, kind | (uint32_t(fill) << 8));
-    wait_idle();
-    if (cpu.read32(reg::kStatus) & reg::kStatusDmaFault) {
-        cpu.write32(reg::kControl, 1);
-        throw RuntimeError("copy engine reported an address error");
-    }
+void Runtime::free_host(void* p) {
+    auto it = m_pinned.find(reinterpret_cast<uintptr_t>(p));
+    if (it == m_pinned.end() || !it->second.second)
+        throw RuntimeError("free of host memory that cudaMallocHost did not allocate", Error::InvalidValue);
+    synchronize();
+    m_platform->host_memory.remove_window(p);
+    m_pinned.erase(it);
+    std::free(p);
 }
 
-void Runtime::memcpy_to_device(DevicePtr dst, const void* src, uint64_t bytes) {
-    check_range(dst, bytes, "memcpy to device");
-    m_platform->host_memory.store().write(kStagingBase, static_cast<const uint8_t*>(src), bytes);
-    run_dma(1, kStagingBase, dst, bytes);
+void Runtime::register_host(void* p, uint64_t bytes) {
+    if (!p || !bytes) throw RuntimeError("host register of an empty range", Error::InvalidValue);
+    if (is_pinned(p, 1)) throw RuntimeError("host memory is already registered", Error::HostMemoryAlreadyRegistered);
+    m_pinned[reinterpret_cast<uintptr_t>(p)] = {bytes, false};
+    m_platform->host_memory.add_window(p, bytes);
 }
 
-void Runtime::memcpy_to_host(void* dst, DevicePtr src, uint64_t bytes) {
-    check_range(src, bytes, "memcpy to host");
-    run_dma(2, src, kStagingBase, bytes);
-    m_platform->host_memory.store().read(kStagingBase, static_cast<uint8_t*>(dst), bytes);
+void Runtime::unregister_host(void* p) {
+    auto it = m_pinned.find(reinterpret_cast<uintptr_t>(p));
+    if (it == m_pinned.end() || it->second.second)
+        throw RuntimeError("host unregister of memory that was not registered", Error::HostMemoryNotRegistered);
+    synchronize();
+    m_platform->host_memory.remove_window(p);
+    m_pinned.erase(it);
 }
 
-void Runtime::memcpy_device(DevicePtr dst, DevicePtr src, uint64_t bytes) {
-    check_range(src, bytes, "device copy source");
-    check_range(dst, bytes, "device copy destination");
-    run_dma(3, src, dst, bytes);
+bool Runtime::is_pinned(const void* p, uint64_t bytes) const {
+    return m_platform->host_memory.contains(reinterpret_cast<uint64_t>(p), bytes);
 }
 
-void Runtime::memset(DevicePtr dst, uint8_t value, uint64_t bytes) {
-    check_range(dst, bytes, "memset");
-    run_dma(4, 0, dst, bytes, value);
+const ModuleHandle& Runtime::load_module(const std::string& path) { return load_parsed(ptx::parse_file(path), path); }
+
+const ModuleHandle& Runtime::load_module_text(const std::string& text, const std::string& name) {
+    return load_parsed(ptx::parse(name, text), name);
 }
 
-const ModuleHandle& Runtime::load_module(const std::string& path) {
-    ptx::Module mod = ptx::parse_file(path);
+const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& path) {
     auto handle = std::make_unique<ModuleHandle>();
     handle->path = path;
     loader::VariableAddresses addr(mod.globals.size(), 0);
@@ -178,25 +192,46 @@ const ModuleHandle& Runtime::load_module(const std::string& path) {
     return *m_modules.back();
 }
 
-LaunchStats Runtime::launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
-                            const std::vector<KernelArg>& args) {
+// The checks the GPU would make, made here so the launch call itself reports them (as CUDA does).
+void Runtime::check_launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
+                           const std::vector<KernelArg>& args) const {
     const KernelImage& img = *kernel.image;
     if (args.size() != img.param_offsets.size())
         throw RuntimeError(fmt::format("kernel '{}' takes {} arguments, {} given", kernel.name, img.param_offsets.size(), args.size()));
-    std::vector<uint8_t> params(img.param_bytes, 0);
-    for (size_t k = 0; k < args.size(); ++k) {
+    for (size_t k = 0; k < args.size(); ++k)
         if (args[k].bytes.size() != img.param_sizes[k])
             throw RuntimeError(fmt::format("argument {} of kernel '{}' is {} bytes (.{} {}), but {} bytes were given as {}",
                                            k, kernel.name, img.param_sizes[k], kernel.params[k].type, kernel.params[k].name,
                                            args[k].bytes.size(), args[k].type));
+    auto bad = [&](const std::string& why) {
+        throw RuntimeError(fmt::format("launch of '{}' with grid ({},{},{}) and block ({},{},{}): {}", kernel.name, grid.x,
+                                       grid.y, grid.z, block.x, block.y, block.z, why), Error::InvalidConfiguration);
+    };
+    if (!grid.count() || !block.count()) bad("grid and block dimensions must be at least 1");
+    if (grid.x > m_cfg.max_grid_x || grid.y > 65535 || grid.z > 65535) bad(fmt::format("the grid exceeds {} x 65535 x 65535", m_cfg.max_grid_x));
+    if (block.count() > m_cfg.max_threads_per_block) bad(fmt::format("more than {} threads per block", m_cfg.max_threads_per_block));
+    if (uint64_t(img.static_shared_bytes) + dynamic_shared > m_cfg.max_shared_per_block)
+        bad(fmt::format("{} bytes of shared memory, the maximum is {}", uint64_t(img.static_shared_bytes) + dynamic_shared,
+                        m_cfg.max_shared_per_block));
+    LaunchInfo probe;
+    probe.kernel = kernel.image;
+    probe.block = block;
+    probe.dynamic_shared = dynamic_shared;
+    if (SmCore::occupancy_limit(m_cfg.sm, probe) == 0)
+        throw RuntimeError(fmt::format("launch of '{}': a block of {} threads using {} registers per thread does not fit on an SM",
+                                       kernel.name, block.count(), img.regs_per_thread), Error::LaunchOutOfResources);
+}
+
+void Runtime::launch_async(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
+                           const std::vector<KernelArg>& args, StreamId s) {
+    check_fault();
+    check_launch(kernel, grid, block, dynamic_shared, args);
+    const KernelImage& img = *kernel.image;
+    std::vector<uint8_t> params(round_up(img.param_bytes, 4), 0);
+    for (size_t k = 0; k < args.size(); ++k)
         std::memcpy(params.data() + img.param_offsets[k], args[k].bytes.data(), args[k].bytes.size());
-    }
-    // The parameter block travels to device memory like any other copy.
-    DevicePtr pblock = 0;
-    if (!params.empty()) {
-        pblock = malloc(params.size());
-        memcpy_to_device(pblock, params.data(), params.size());
-    }
+    Stream& st = stream(s);
+    select(st.channel);
     HostPort& cpu = m_platform->cpu;
     cpu.write32(reg::kKernel, kernel.handle);
     cpu.write32(reg::kGridX, grid.x);
@@ -206,19 +241,24 @@ LaunchStats Runtime::launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uin
     cpu.write32(reg::kBlockY, block.y);
     cpu.write32(reg::kBlockZ, block.z);
     cpu.write32(reg::kDynShared, dynamic_shared);
-    cpu.write64(reg::kParamLo, pblock);
-    cpu.write32(reg::kParamSize, uint32_t(params.size()));
-    auto t0 = std::chrono::steady_clock::now();
-    cpu.write32(reg::kLaunch, 1);
-    wait_idle();
-    auto t1 = std::chrono::steady_clock::now();
-    if (pblock) free(pblock);
-    uint32_t status = cpu.read32(reg::kStatus);
-    if (status & (reg::kStatusKernelFault | reg::kStatusLaunchRejected)) {
-        std::string msg = m_platform->gpu.front_end().fault_message();
-        cpu.write32(reg::kControl, 1);
-        throw RuntimeError(msg);
+    cpu.write32(reg::kParamSize, img.param_bytes);
+    for (size_t k = 0; k < params.size(); k += 4) {
+        uint32_t w;
+        std::memcpy(&w, params.data() + k, 4);
+        cpu.write32(reg::kParamData, w);
     }
+    cpu.write32(reg::kLaunch, 1);
+    submitted(s);
+}
+
+LaunchStats Runtime::launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
+                            const std::vector<KernelArg>& args) {
+    synchronize();
+    auto t0 = std::chrono::steady_clock::now();
+    launch_async(kernel, grid, block, dynamic_shared, args, 0);
+    synchronize(0);
+    auto t1 = std::chrono::steady_clock::now();
+    HostPort& cpu = m_platform->cpu;
     LaunchStats s;
     s.cycles = uint64_t(cpu.read32(reg::kCyclesLo)) | (uint64_t(cpu.read32(reg::kCyclesHi)) << 32);
     s.warp_instructions = uint64_t(cpu.read32(reg::kWarpInstLo)) | (uint64_t(cpu.read32(reg::kWarpInstHi)) << 32);
@@ -227,6 +267,25 @@ LaunchStats Runtime::launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uin
         s.pm_events[k] = uint64_t(cpu.read32(reg::kPmEventBase + 8 * k)) | (uint64_t(cpu.read32(reg::kPmEventBase + 8 * k + 4)) << 32);
     s.host_seconds = std::chrono::duration<double>(t1 - t0).count();
     return s;
+}
+
+void Runtime::reset() {
+    try {
+        synchronize();
+    } catch (const RuntimeError&) {
+        // the fault being reset away
+    }
+    m_platform->cpu.write32(reg::kControl, 1);
+    while (!m_allocations.empty()) free(m_allocations.begin()->first);
+    for (auto it = m_pinned.begin(); it != m_pinned.end();) {
+        m_platform->host_memory.remove_window(reinterpret_cast<void*>(it->first));
+        if (it->second.second) std::free(reinterpret_cast<void*>(it->first));
+        it = m_pinned.erase(it);
+    }
+    for (auto& [id, ev] : m_events) m_platform->host_memory.remove_window(ev.slot.get());
+    m_events.clear();
+    m_streams.clear();
+    m_streams[0] = Stream{};
 }
 
 } // namespace gpusim

@@ -1,31 +1,30 @@
-// The C++ runtime API over the GPU model: device memory management, copies through the copy
-// engine, module loading and kernel launches, all by programming the GPU's registers over TLM.
+// The C++ runtime API over the GPU model: device and pinned host memory, copies through the copy
+// engines, streams and events on the command processor's channels, module loading and kernel
+// launches, all by programming the GPU's registers over TLM. docs/runtime.md describes it.
 // SystemC elaborates once per process, so a process holds at most one Runtime.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../../rtl_models/gpu/gpu_config.h"
 #include "../../rtl_models/sm/launch.h"
 #include "ptx/ast.h"
+#include "runtime/errors.h"
 
 namespace gpusim {
 
 class Platform;
 
-// Any failure of a runtime call: bad arguments, a rejected launch, a faulting kernel.
-class RuntimeError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
 using DevicePtr = uint64_t;
+using StreamId = uint32_t;   // 0 is the legacy default stream
+using EventId = uint32_t;
 
 // A kernel argument as raw little-endian bytes, with the type name it was given as (for messages).
 struct KernelArg {
@@ -72,44 +71,118 @@ public:
 
     const GpuConfig& config() const { return m_cfg; }
 
+    // Device memory.
     DevicePtr malloc(uint64_t bytes);
     void free(DevicePtr p);
-    // Size of the allocation that starts at p, or 0.
-    uint64_t allocation_size(DevicePtr p) const;
+    uint64_t allocation_size(DevicePtr p) const;       // of the allocation that starts at p, or 0
+    bool is_device(DevicePtr p, uint64_t bytes) const;  // whether the range is mapped device memory
 
+    // Page-locked host memory: the copy engines reach it directly. register_host pins memory the
+    // program allocated itself.
+    void* malloc_host(uint64_t bytes);
+    void free_host(void* p);
+    void register_host(void* p, uint64_t bytes);
+    void unregister_host(void* p);
+    bool is_pinned(const void* p, uint64_t bytes) const;
+
+    // Copies and fills, queued on a stream. Pinned host memory is read or written by the copy
+    // engine when the transfer happens; pageable memory goes through a bounce buffer: an upload
+    // is staged at the call, a download waits for its completion (as CUDA's driver does).
+    void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes, StreamId s);
+    void copy_to_host(void* dst, DevicePtr src, uint64_t bytes, StreamId s);
+    void copy_device(DevicePtr dst, DevicePtr src, uint64_t bytes, StreamId s);
+    void fill(DevicePtr dst, uint8_t value, uint64_t bytes, StreamId s);
+    // The same on the default stream, waiting for completion.
     void memcpy_to_device(DevicePtr dst, const void* src, uint64_t bytes);
     void memcpy_to_host(void* dst, DevicePtr src, uint64_t bytes);
     void memcpy_device(DevicePtr dst, DevicePtr src, uint64_t bytes);
     void memset(DevicePtr dst, uint8_t value, uint64_t bytes);
 
-    // Parses, checks and decodes a PTX module, allocates its variables and places its kernels in
-    // the GPU's program store. Throws ptx::PtxError for bad or unsupported PTX.
-    const ModuleHandle& load_module(const std::string& path);
+    // Streams: each maps onto a channel of the command processor.
+    StreamId create_stream(bool non_blocking = false);
+    void destroy_stream(StreamId s);
+    bool stream_done(StreamId s);
+    void synchronize(StreamId s);
+    void synchronize();                                 // the whole device
 
-    // Launches and waits for completion. Throws RuntimeError on bad arguments or a kernel fault.
+    // Events: semaphores in pinned host memory, released by the channel with the simulated time.
+    EventId create_event();
+    void destroy_event(EventId e);
+    void record_event(EventId e, StreamId s);
+    bool event_done(EventId e);                         // also true for an event never recorded
+    void synchronize_event(EventId e);
+    double event_time_ns(EventId e);                    // when it completed (it must have)
+    void stream_wait_event(StreamId s, EventId e);
+
+    // Parses, checks and decodes a PTX module (a file, or text with a name for messages),
+    // allocates its variables and places its kernels in the GPU's program store. Throws
+    // ptx::PtxError for bad or unsupported PTX.
+    const ModuleHandle& load_module(const std::string& path);
+    const ModuleHandle& load_module_text(const std::string& text, const std::string& name);
+
+    // Queues a launch on a stream; throws RuntimeError(InvalidConfiguration or InvalidValue) for
+    // a launch the GPU would refuse.
+    void launch_async(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
+                      const std::vector<KernelArg>& args, StreamId s);
+    // Launches on the default stream and waits for completion.
     LaunchStats launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
                        const std::vector<KernelArg>& args);
 
+    // Frees every allocation, stream and event, and clears any fault (cudaDeviceReset).
+    void reset();
+
     // Simulated time since the start, in nanoseconds.
     double now_ns() const;
-
     // Statistics of every unit of the GPU, hierarchical by module name.
     nlohmann::json unit_stats() const;
 
 private:
+    struct Stream {
+        uint32_t channel = 0;
+        uint32_t last = 0;           // channel's submission count after this stream's last command
+    };
+    struct Event {
+        std::unique_ptr<uint64_t[]> slot;   // {payload, time ns}, visible to the GPU
+        uint64_t recorded = 0;              // payload of the last record; 0: never recorded
+    };
+    struct Retiring {                        // a bounce buffer, freed once its copy completed
+        uint32_t channel, after;
+        std::unique_ptr<uint8_t[]> buffer;
+    };
+
     GpuConfig m_cfg;
     std::unique_ptr<Platform> m_platform;
+    uint32_t m_channels = 1;
     std::map<DevicePtr, uint64_t> m_allocations;        // base -> mapped bytes
+    std::map<uintptr_t, std::pair<uint64_t, bool>> m_pinned;   // base -> bytes, allocated by us
     DevicePtr m_heap_next;
     DevicePtr m_module_next;
     DevicePtr m_const_next;
     std::vector<std::unique_ptr<ModuleHandle>> m_modules;
-    static constexpr uint64_t kStagingBase = 0x1000'0000;   // host-memory bounce area
+    std::map<StreamId, Stream> m_streams;
+    StreamId m_next_stream = 1;
+    std::map<EventId, Event> m_events;
+    EventId m_next_event = 1;
+    uint64_t m_next_payload = 1;
+    std::vector<uint32_t> m_submitted;                  // per channel, as the hardware counts
+    std::vector<Retiring> m_retiring;
 
+    Stream& stream(StreamId s);
+    Event& event(EventId e);
+    void select(uint32_t channel);
+    void submitted(StreamId s);
+    uint32_t completed(uint32_t channel);
+    bool reached(uint32_t channel, uint32_t count);
+    void queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill = 0);
+    void semaphore(uint32_t cmd, const Event& ev, uint64_t payload, StreamId s);
+    void wait_until(const std::function<bool()>& done);
+    void check_fault();
+    void retire();
     DevicePtr map_region(DevicePtr base, uint64_t bytes);
-    void run_dma(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, uint8_t fill = 0);
-    void wait_idle();
     void check_range(DevicePtr p, uint64_t bytes, const char* what) const;
+    void check_launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
+                      const std::vector<KernelArg>& args) const;
+    const ModuleHandle& load_parsed(ptx::Module mod, const std::string& path);
 };
 
 } // namespace gpusim

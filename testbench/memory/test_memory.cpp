@@ -11,6 +11,7 @@
 #include "dma/dma_engine.h"
 #include "interconnect/router.h"
 #include "memory/memory_target.h"
+#include "pcie/pcie_link.h"
 
 using namespace gpusim;
 
@@ -48,20 +49,23 @@ private:
     void invalidate(sc_dt::uint64 s, sc_dt::uint64 e) { invalidated_start = s; invalidated_end = e; }
 };
 
-// host <- dma -> router -> device; a second initiator also reaches the device through the router.
+// host <- pcie <- dma -> router -> device; a second initiator also reaches the device through the router.
 struct Bench : sc_core::sc_module {
     MemoryTarget host{"host", false, sc_core::SC_ZERO_TIME};
     MemoryTarget device{"device", true, sc_core::sc_time(10, sc_core::SC_NS)};
     Router xbar{"xbar"};
     Initiator cpu{"cpu"};
-    DmaEngine dma{"dma", DmaConfig{8.0, 1000.0, 4096}};
+    PcieConfig link_cfg{8.0, 1000.0, 4096, 1, true, 4.0};
+    PcieLink pcie{"pcie", link_cfg};
+    DmaEngine dma{"dma", link_cfg};
 
     explicit Bench(const sc_core::sc_module_name& n) : sc_module(n) {
         xbar.out.bind(device.socket);
         xbar.add_range(0, ~0ull, 0);
         cpu.socket.bind(xbar.in);
         dma.device.bind(xbar.in);
-        dma.host.bind(host.socket);
+        dma.host.bind(pcie.gpu_side);
+        pcie.host_side.bind(host.socket);
     }
 };
 

@@ -4,6 +4,7 @@
 #define BOOST_TEST_NO_MAIN
 #define BOOST_TEST_ALTERNATIVE_INIT_API
 #include <boost/test/unit_test.hpp>
+#include <systemc>
 
 #include <filesystem>
 #include <cstring>
@@ -149,7 +150,7 @@ BOOST_AUTO_TEST_CASE(bad_manifests_get_clear_errors) {
     BOOST_TEST(m("e6.json", R"({"kernel": "vadd", "grid": [1], "block": [32], "colour": 1, )" + args4 + "}")
                    .find("unknown key \"colour\"") != std::string::npos);
     BOOST_TEST(m("e7.json", R"({"kernel": "vadd", "grid": [1], "block": [2048], )" + args4 + "}")
-                   .find("launch rejected: block of 2048 threads exceeds the maximum 1024") != std::string::npos);
+                   .find("block (2048,1,1): more than 1024 threads per block") != std::string::npos);
     write("small.bin", "abc");
     BOOST_TEST(m("e8.json", R"({"kernel": "vadd", "grid": [1], "block": [32], )" + args4 + "}", R"({"file": {"file": "small.bin"}})")
                    .find("\"small.bin\" holds 3 bytes from offset 0, the buffer needs 1024") != std::string::npos);

@@ -1,5 +1,7 @@
 // Host DMA (copy) engine: moves data between host memory and device memory as a TLM initiator,
-// in bursts, paced by the host link's bandwidth and latency. Descriptors queue in order.
+// in bursts. Its host socket goes through the PCIe link, which paces the bursts; a staged copy
+// (from or to pageable memory) also pays the host's memcpy into the bounce buffer for each burst.
+// Descriptors queue in order.
 #pragma once
 
 #include <cstdint>
@@ -9,13 +11,10 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "../pcie/pcie_config.h"
+
 namespace gpusim {
 
-struct DmaConfig {
-    double bandwidth_gb_s = 8.0;     // GB/s (1e9 bytes per second)
-    double latency_ns = 1000.0;      // setup latency per descriptor
-    uint32_t burst_bytes = 4096;     // bytes per TLM transaction
-};
 
 struct DmaDescriptor {
     enum class Kind : uint8_t { HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3, Fill = 4 };
@@ -24,6 +23,7 @@ struct DmaDescriptor {
     uint64_t dst = 0;
     uint64_t size = 0;
     uint8_t fill = 0;
+    bool staged = false;      // the host side is a bounce buffer filled or drained by the host CPU
 };
 
 class DmaEngine : public sc_core::sc_module {
@@ -31,18 +31,20 @@ public:
     tlm_utils::simple_initiator_socket<DmaEngine> host;     // toward host memory
     tlm_utils::simple_initiator_socket<DmaEngine> device;   // toward device memory
 
-    DmaEngine(const sc_core::sc_module_name& name, const DmaConfig& cfg);
+    DmaEngine(const sc_core::sc_module_name& name, const PcieConfig& cfg);
 
     void submit(const DmaDescriptor& d);
     bool busy() const { return m_busy || !m_queue.empty(); }
     bool error() const { return m_error; }
     uint64_t error_address() const { return m_error_address; }
     void clear_error() { m_error = false; }
+    // Notified after every descriptor.
     const sc_core::sc_event& done_event() const { return m_done; }
+    uint64_t completed() const { return m_completed; }
     uint64_t bytes_moved() const { return m_bytes; }
 
 private:
-    DmaConfig m_cfg;
+    PcieConfig m_cfg;
     std::deque<DmaDescriptor> m_queue;
     sc_core::sc_event m_kick;
     sc_core::sc_event m_done;
@@ -50,6 +52,7 @@ private:
     bool m_error = false;
     uint64_t m_error_address = 0;
     uint64_t m_bytes = 0;
+    uint64_t m_completed = 0;
 
     void run();
     void execute(const DmaDescriptor& d);

@@ -1,0 +1,103 @@
+#include "gpu/compute_engine.h"
+
+#include <fmt/format.h>
+
+namespace gpusim {
+
+namespace {
+reg::FaultCode code_of(FaultKind k) {
+    switch (k) {
+    case FaultKind::Memory: return reg::kFaultMemory;
+    case FaultKind::Assert: return reg::kFaultAssert;
+    case FaultKind::Trap: return reg::kFaultTrap;
+    case FaultKind::Exec: break;
+    }
+    return reg::kFaultExec;
+}
+} // namespace
+
+ComputeEngine::ComputeEngine(const sc_core::sc_module_name& name, const GpuConfig& cfg, ProgramStore& programs,
+                             std::vector<Sm*>& sms)
+    : sc_module(name), m_cfg(cfg), m_programs(programs), m_sms(sms) {
+    SC_HAS_PROCESS(ComputeEngine);
+    SC_THREAD(thread);
+}
+
+void ComputeEngine::start(const LaunchRequest& r) {
+    m_request = r;
+    m_busy = true;
+    m_start_ev.notify(sc_core::SC_ZERO_TIME);
+}
+
+std::string ComputeEngine::validate() const {
+    const LaunchRequest& r = m_request;
+    auto k = m_programs.get(r.kernel);
+    if (!k) return fmt::format("invalid kernel handle {}", r.kernel);
+    if (!r.grid.count() || !r.block.count()) return "grid and block dimensions must be at least 1";
+    if (r.grid.x > m_cfg.max_grid_x) return fmt::format("grid x {} exceeds the maximum {}", r.grid.x, m_cfg.max_grid_x);
+    if (r.block.count() > m_cfg.max_threads_per_block)
+        return fmt::format("block of {} threads exceeds the maximum {}", r.block.count(), m_cfg.max_threads_per_block);
+    uint64_t shared = k->static_shared_bytes + uint64_t(r.dynamic_shared);
+    if (shared > m_cfg.max_shared_per_block)
+        return fmt::format("block needs {} bytes of shared memory, the maximum is {}", shared, m_cfg.max_shared_per_block);
+    LaunchInfo probe;
+    probe.kernel = k;
+    probe.block = r.block;
+    probe.dynamic_shared = r.dynamic_shared;
+    if (SmCore::occupancy_limit(m_cfg.sm, probe) == 0)
+        return fmt::format("a block of {} threads using {} registers per thread and {} bytes of shared memory does not fit on an SM",
+                           r.block.count(), k->regs_per_thread, probe.shared_per_cta());
+    if (r.params.size() != k->param_bytes)
+        return fmt::format("parameter block of {} bytes, kernel '{}' takes {}", r.params.size(), k->name, k->param_bytes);
+    return "";
+}
+
+// Starts every SM on the grid and waits for all of them; the result counts what they did.
+void ComputeEngine::run_grid() {
+    m_result = LaunchResult{};
+    m_result.start = sc_core::sc_time_stamp();
+    std::vector<SmStats> before;
+    for (Sm* sm : m_sms) before.push_back(sm->core().stats());
+    m_dispatcher.start(m_launch.grid.count());
+    for (Sm* sm : m_sms) sm->start(&m_launch, &m_dispatcher);
+    for (Sm* sm : m_sms)
+        while (sm->busy()) wait(sm->done_event());
+    m_result.end = sc_core::sc_time_stamp();
+    m_result.cycles = uint64_t((m_result.end - m_result.start) / sc_core::sc_time(m_cfg.cycle_ns(), sc_core::SC_NS) + 0.5);
+    for (size_t k = 0; k < m_sms.size(); ++k) {
+        const SmStats now = m_sms[k]->core().stats();
+        m_result.warp_instructions += now.warp_instructions - before[k].warp_instructions;
+        m_result.thread_instructions += now.thread_instructions - before[k].thread_instructions;
+        for (int e = 0; e < kPmCounters; ++e) m_result.pm_events[e] += now.pm_events[e] - before[k].pm_events[e];
+    }
+    if (m_dispatcher.aborted()) {
+        m_fault = m_dispatcher.fault();
+        m_code = code_of(m_dispatcher.fault_kind());
+    }
+}
+
+void ComputeEngine::thread() {
+    for (;;) {
+        while (!m_busy) wait(m_start_ev);
+        m_code = reg::kFaultNone;
+        m_fault.clear();
+        if (std::string err = validate(); !err.empty()) {
+            m_fault = "launch rejected: " + err;
+            m_code = reg::kFaultLaunchRejected;
+        } else {
+            m_launch = LaunchInfo{};
+            m_launch.kernel = m_programs.get(m_request.kernel);
+            m_launch.grid = m_request.grid;
+            m_launch.block = m_request.block;
+            m_launch.dynamic_shared = m_request.dynamic_shared;
+            m_launch.grid_id = ++m_grid_id;
+            m_launch.num_sms = uint32_t(m_sms.size());
+            m_launch.params = m_request.params;
+            run_grid();
+        }
+        m_busy = false;
+        m_done.notify(sc_core::SC_ZERO_TIME);
+    }
+}
+
+} // namespace gpusim

@@ -1,0 +1,67 @@
+// The compute engine: runs one kernel launch at a time over the SM array. It checks the
+// configuration against the chip's limits, hands the CTAs to the SMs and reports the result
+// (cycles, instructions, or the fault).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "gpu/cta_dispatcher.h"
+#include "gpu/gpu_config.h"
+#include "gpu/program_store.h"
+#include "gpu/registers.h"
+#include "sm/sm.h"
+
+namespace gpusim {
+
+// A launch as the host wrote it into the registers.
+struct LaunchRequest {
+    uint32_t kernel = 0;
+    Dim3 grid, block;
+    uint32_t dynamic_shared = 0;
+    std::vector<uint8_t> params;     // the parameter block, pushed inline with the command
+};
+
+struct LaunchResult {
+    uint64_t cycles = 0;
+    uint64_t warp_instructions = 0;
+    uint64_t thread_instructions = 0;
+    uint64_t pm_events[kPmCounters] = {};
+    sc_core::sc_time start, end;
+};
+
+class ComputeEngine : public sc_core::sc_module {
+public:
+    ComputeEngine(const sc_core::sc_module_name& name, const GpuConfig& cfg, ProgramStore& programs, std::vector<Sm*>& sms);
+
+    void start(const LaunchRequest& r);
+    bool busy() const { return m_busy; }
+    const sc_core::sc_event& done_event() const { return m_done; }
+
+    // The last launch: its result, or why it failed (reg::kFaultNone when it did not).
+    const LaunchResult& result() const { return m_result; }
+    reg::FaultCode fault_code() const { return m_code; }
+    const std::string& fault() const { return m_fault; }
+
+private:
+    const GpuConfig& m_cfg;
+    ProgramStore& m_programs;
+    std::vector<Sm*>& m_sms;
+    LaunchRequest m_request;
+    bool m_busy = false;
+    sc_core::sc_event m_start_ev, m_done;
+    CtaDispatcher m_dispatcher;
+    LaunchInfo m_launch;
+    LaunchResult m_result;
+    reg::FaultCode m_code = reg::kFaultNone;
+    std::string m_fault;
+    uint32_t m_grid_id = 0;
+
+    std::string validate() const;
+    void run_grid();
+    void thread();
+};
+
+} // namespace gpusim

@@ -1,0 +1,56 @@
+// Errors of the runtime, numbered as CUDA numbers them (cudaError_t), so the C++ API and the
+// replacement libcudart report the same thing.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace gpusim {
+
+enum class Error : int {
+    Success = 0,
+    InvalidValue = 1,
+    MemoryAllocation = 2,
+    InitializationError = 3,
+    InvalidConfiguration = 9,
+    InvalidPitchValue = 12,
+    InvalidSymbol = 13,
+    InvalidHostPointer = 16,
+    InvalidDevicePointer = 17,
+    InvalidMemcpyDirection = 21,
+    MissingConfiguration = 52,
+    InvalidDeviceFunction = 98,
+    NoDevice = 100,
+    InvalidDevice = 101,
+    InvalidKernelImage = 200,
+    InvalidPtx = 218,
+    InvalidResourceHandle = 400,
+    SymbolNotFound = 500,
+    NotReady = 600,
+    IllegalAddress = 700,
+    LaunchOutOfResources = 701,
+    Assert = 710,
+    HostMemoryAlreadyRegistered = 712,
+    HostMemoryNotRegistered = 713,
+    IllegalInstruction = 715,
+    LaunchFailure = 719,
+    NotSupported = 801,
+    Unknown = 999,
+};
+
+// Any failure of a runtime call: bad arguments, a rejected launch, a faulting kernel.
+class RuntimeError : public std::runtime_error {
+public:
+    explicit RuntimeError(const std::string& what, Error code = Error::InvalidValue) : std::runtime_error(what), m_code(code) {}
+    Error code() const { return m_code; }
+    // Whether the error leaves the device unusable until it is reset (CUDA's sticky errors).
+    bool sticky() const {
+        return m_code == Error::IllegalAddress || m_code == Error::Assert || m_code == Error::LaunchFailure ||
+               m_code == Error::IllegalInstruction;
+    }
+
+private:
+    Error m_code;
+};
+
+} // namespace gpusim

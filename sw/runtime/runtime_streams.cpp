@@ -1,0 +1,268 @@
+// Streams, events, copies and waiting: the runtime's side of the command processor's channels.
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "../../rtl_models/gpu/registers.h"
+#include "runtime/platform.h"
+#include "runtime/runtime.h"
+
+namespace gpusim {
+
+namespace {
+enum CopyKind : uint32_t { kH2D = 1, kD2H = 2, kD2D = 3, kFill = 4 };
+constexpr uint32_t kStaged = 1u << 16;
+
+Error error_of(uint32_t code) {
+    switch (code) {
+    case reg::kFaultLaunchRejected: return Error::InvalidConfiguration;
+    case reg::kFaultMemory: return Error::IllegalAddress;
+    case reg::kFaultAssert: return Error::Assert;
+    case reg::kFaultTrap: return Error::LaunchFailure;
+    case reg::kFaultDma: return Error::InvalidValue;
+    default: return Error::LaunchFailure;
+    }
+}
+} // namespace
+
+Runtime::Stream& Runtime::stream(StreamId s) {
+    auto it = m_streams.find(s);
+    if (it == m_streams.end()) throw RuntimeError(fmt::format("stream {} does not exist", s), Error::InvalidResourceHandle);
+    return it->second;
+}
+
+Runtime::Event& Runtime::event(EventId e) {
+    auto it = m_events.find(e);
+    if (it == m_events.end()) throw RuntimeError(fmt::format("event {} does not exist", e), Error::InvalidResourceHandle);
+    return it->second;
+}
+
+void Runtime::select(uint32_t channel) { m_platform->cpu.write32(reg::kChannel, channel); }
+
+// Records that the stream's channel took one more command.
+void Runtime::submitted(StreamId s) {
+    Stream& st = stream(s);
+    st.last = ++m_submitted[st.channel];
+}
+
+uint32_t Runtime::completed(uint32_t channel) {
+    select(channel);
+    return m_platform->cpu.read32(reg::kChanCompleted);
+}
+
+// Whether the channel has completed `count` commands (the counters wrap at 32 bits).
+bool Runtime::reached(uint32_t channel, uint32_t count) { return int32_t(completed(channel) - count) >= 0; }
+
+// Runs the simulation until `done` holds: the platform's waiter pauses it at the first command
+// completion after which it does, so simulated time stops where the host would wake up.
+void Runtime::wait_until(const std::function<bool()>& done) {
+    while (!done()) {
+        if (!sc_core::sc_pending_activity())
+            throw RuntimeError("the GPU has no work left that could satisfy this wait (a stream waits for an event "
+                               "that is never recorded)", Error::Unknown);
+        m_platform->waiter.arm(done);
+        sc_core::sc_start();
+        m_platform->waiter.disarm();
+    }
+    m_platform->flush_device_output();
+    retire();
+    check_fault();
+}
+
+void Runtime::check_fault() {
+    HostPort& cpu = m_platform->cpu;
+    const uint32_t code = cpu.read32(reg::kFaultCode);
+    if (code == reg::kFaultNone) return;
+    m_platform->flush_device_output();
+    std::string msg = m_platform->gpu.front_end().fault_message();
+    cpu.write32(reg::kControl, 1);
+    throw RuntimeError(msg, error_of(code));
+}
+
+void Runtime::retire() {
+    for (size_t k = 0; k < m_retiring.size();) {
+        if (reached(m_retiring[k].channel, m_retiring[k].after)) {
+            m_platform->host_memory.remove_window(m_retiring[k].buffer.get());
+            m_retiring.erase(m_retiring.begin() + long(k));
+        } else {
+            ++k;
+        }
+    }
+}
+
+void Runtime::queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill) {
+    Stream& st = stream(s);
+    select(st.channel);
+    HostPort& cpu = m_platform->cpu;
+    cpu.write64(reg::kDmaSrcLo, src);
+    cpu.write64(reg::kDmaDstLo, dst);
+    cpu.write64(reg::kDmaSizeLo, bytes);
+    cpu.write32(reg::kDmaCmd, kind | (uint32_t(fill) << 8) | (staged ? kStaged : 0));
+    submitted(s);
+}
+
+void Runtime::copy_to_device(DevicePtr dst, const void* src, uint64_t bytes, StreamId s) {
+    check_fault();
+    if (bytes == 0) return;
+    check_range(dst, bytes, "copy to device");
+    if (is_pinned(src, bytes)) return queue_copy(kH2D, reinterpret_cast<uint64_t>(src), dst, bytes, s, false);
+    // Pageable: the bytes are taken now into a bounce buffer the engine reads later.
+    std::unique_ptr<uint8_t[]> bounce(new uint8_t[bytes]);
+    std::memcpy(bounce.get(), src, bytes);
+    m_platform->host_memory.add_window(bounce.get(), bytes);
+    queue_copy(kH2D, reinterpret_cast<uint64_t>(bounce.get()), dst, bytes, s, true);
+    m_retiring.push_back({stream(s).channel, stream(s).last, std::move(bounce)});
+}
+
+void Runtime::copy_to_host(void* dst, DevicePtr src, uint64_t bytes, StreamId s) {
+    check_fault();
+    if (bytes == 0) return;
+    check_range(src, bytes, "copy to host");
+    if (is_pinned(dst, bytes)) return queue_copy(kD2H, src, reinterpret_cast<uint64_t>(dst), bytes, s, false);
+    std::unique_ptr<uint8_t[]> bounce(new uint8_t[bytes]);
+    m_platform->host_memory.add_window(bounce.get(), bytes);
+    queue_copy(kD2H, src, reinterpret_cast<uint64_t>(bounce.get()), bytes, s, true);
+    const Stream st = stream(s);
+    try {
+        wait_until([&] { return reached(st.channel, st.last); });
+    } catch (...) {
+        m_platform->host_memory.remove_window(bounce.get());
+        throw;
+    }
+    m_platform->host_memory.remove_window(bounce.get());
+    std::memcpy(dst, bounce.get(), bytes);
+}
+
+void Runtime::copy_device(DevicePtr dst, DevicePtr src, uint64_t bytes, StreamId s) {
+    check_fault();
+    if (bytes == 0) return;
+    check_range(src, bytes, "device copy source");
+    check_range(dst, bytes, "device copy destination");
+    queue_copy(kD2D, src, dst, bytes, s, false);
+}
+
+void Runtime::fill(DevicePtr dst, uint8_t value, uint64_t bytes, StreamId s) {
+    check_fault();
+    if (bytes == 0) return;
+    check_range(dst, bytes, "memset");
+    queue_copy(kFill, 0, dst, bytes, s, false, value);
+}
+
+void Runtime::memcpy_to_device(DevicePtr dst, const void* src, uint64_t bytes) {
+    copy_to_device(dst, src, bytes, 0);
+    synchronize(0);
+}
+
+void Runtime::memcpy_to_host(void* dst, DevicePtr src, uint64_t bytes) {
+    copy_to_host(dst, src, bytes, 0);
+    synchronize(0);
+}
+
+void Runtime::memcpy_device(DevicePtr dst, DevicePtr src, uint64_t bytes) {
+    copy_device(dst, src, bytes, 0);
+    synchronize(0);
+}
+
+void Runtime::memset(DevicePtr dst, uint8_t value, uint64_t bytes) {
+    fill(dst, value, bytes, 0);
+    synchronize(0);
+}
+
+// Streams beyond the channel count share channels 1..n-1 round-robin (as Fermi's single
+// hardware queue makes all streams share one): they then also wait for each other.
+StreamId Runtime::create_stream(bool non_blocking) {
+    const StreamId id = m_next_stream++;
+    Stream st;
+    st.channel = m_channels > 1 ? 1 + (id - 1) % (m_channels - 1) : 0;
+    st.last = m_submitted[st.channel];
+    select(st.channel);
+    m_platform->cpu.write32(reg::kChanFlags, non_blocking ? 1 : 0);
+    m_streams[id] = st;
+    return id;
+}
+
+void Runtime::destroy_stream(StreamId s) {
+    if (s == 0) throw RuntimeError("the default stream cannot be destroyed", Error::InvalidResourceHandle);
+    stream(s);
+    m_streams.erase(s);   // its queued work still completes, as CUDA's does
+}
+
+bool Runtime::stream_done(StreamId s) {
+    const Stream& st = stream(s);
+    const bool done = reached(st.channel, st.last);
+    check_fault();
+    return done;
+}
+
+void Runtime::synchronize(StreamId s) {
+    const Stream st = stream(s);
+    wait_until([&] { return reached(st.channel, st.last); });
+}
+
+void Runtime::synchronize() {
+    wait_until([&] {
+        for (uint32_t c = 0; c < m_channels; ++c)
+            if (!reached(c, m_submitted[c])) return false;
+        return true;
+    });
+}
+
+EventId Runtime::create_event() {
+    const EventId id = m_next_event++;
+    Event& ev = m_events[id];
+    ev.slot.reset(new uint64_t[2]{0, 0});
+    m_platform->host_memory.add_window(ev.slot.get(), 16);
+    return id;
+}
+
+void Runtime::destroy_event(EventId e) {
+    Event& ev = event(e);
+    if (ev.recorded && ev.slot[0] < ev.recorded) synchronize_event(e);   // the GPU still writes it
+    m_platform->host_memory.remove_window(ev.slot.get());
+    m_events.erase(e);
+}
+
+void Runtime::semaphore(uint32_t cmd, const Event& ev, uint64_t payload, StreamId s) {
+    Stream& st = stream(s);
+    select(st.channel);
+    HostPort& cpu = m_platform->cpu;
+    cpu.write64(reg::kSemAddrLo, reinterpret_cast<uint64_t>(ev.slot.get()));
+    cpu.write64(reg::kSemPayloadLo, payload);
+    cpu.write32(reg::kSemCmd, cmd);
+    submitted(s);
+}
+
+void Runtime::record_event(EventId e, StreamId s) {
+    check_fault();
+    Event& ev = event(e);
+    stream(s);
+    ev.recorded = m_next_payload++;
+    semaphore(1, ev, ev.recorded, s);
+}
+
+bool Runtime::event_done(EventId e) {
+    Event& ev = event(e);
+    check_fault();
+    return ev.slot[0] >= ev.recorded;
+}
+
+void Runtime::synchronize_event(EventId e) {
+    Event& ev = event(e);
+    wait_until([&] { return ev.slot[0] >= ev.recorded; });
+}
+
+double Runtime::event_time_ns(EventId e) {
+    Event& ev = event(e);
+    if (!ev.recorded) throw RuntimeError(fmt::format("event {} was never recorded", e), Error::InvalidResourceHandle);
+    if (ev.slot[0] < ev.recorded) throw RuntimeError(fmt::format("event {} has not completed", e), Error::NotReady);
+    return double(ev.slot[1]);
+}
+
+void Runtime::stream_wait_event(StreamId s, EventId e) {
+    check_fault();
+    Event& ev = event(e);
+    stream(s);
+    if (ev.recorded) semaphore(2, ev, ev.recorded, s);
+}
+
+} // namespace gpusim
