@@ -15,6 +15,7 @@ constexpr uint64_t kFunctionBase = 0x0000'0003'0000'0000ull;      // device func
 constexpr uint64_t kFunctionWindowSize = 0x0000'0000'0100'0000ull; // (for indirect calls), by module index
 constexpr uint64_t kFunctionStride = 16;
 constexpr uint64_t kModuleDataBase = 0x0000'0004'0000'0000ull;     // module .global variables
+constexpr uint64_t kDeviceHeapBase = 0x0000'000C'0000'0000ull;    // device-side malloc heap (16 GiB window)
 constexpr uint64_t kConstBase = 0x0000'0008'0000'0000ull;          // module .const variables (4 GiB window)
 constexpr uint64_t kConstWindowSize = 0x0000'0001'0000'0000ull;
 constexpr uint64_t kHeapBase = 0x0000'0010'0000'0000ull;           // cudaMalloc-style allocations

@@ -17,8 +17,11 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     for (uint32_t k = 0; k < m_cfg.pcie.copy_engines; ++k)
         m_copy.push_back(std::make_unique<DmaEngine>(sc_core::sc_gen_unique_name("copy_engine"), m_cfg.pcie));
     if (m_cfg.sm.timing.enabled) m_l2 = std::make_unique<L2Cache>("l2", m_cfg.sm.timing.memory);
-    for (uint32_t k = 0; k < m_cfg.num_sms; ++k)
+    m_device_runtime = std::make_unique<DeviceRuntime>(*m_dram, m_cfg.malloc_heap_bytes);
+    for (uint32_t k = 0; k < m_cfg.num_sms; ++k) {
         m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, cycle, m_l2.get()));
+        m_sms.back()->core().set_services(m_device_runtime.get());
+    }
     m_front = std::make_unique<FrontEnd>("front_end", m_cfg, *m_dram, m_cfg.pcie.copy_engines);
     m_compute = std::make_unique<ComputeEngine>("compute_engine", m_cfg, m_programs, m_sms);
     std::vector<DmaEngine*> engines;

@@ -16,6 +16,7 @@
 #include "../../tlm/memory/memory_target.h"
 #include "gpu/command_processor.h"
 #include "gpu/compute_engine.h"
+#include "gpu/device_runtime.h"
 #include "gpu/front_end.h"
 #include "gpu/gpu_config.h"
 #include "gpu/l2_cache.h"
@@ -38,6 +39,7 @@ public:
     MemoryTarget& dram() { return *m_dram; }
     FrontEnd& front_end() { return *m_front; }
     CommandProcessor& command_processor() { return *m_cp; }
+    DeviceRuntime& device_runtime() { return *m_device_runtime; }
     const std::vector<Sm*>& sms() const { return m_sms; }
     // Statistics of every unit, hierarchical by module name (timing-mode units only in timing mode).
     nlohmann::json report() const;
@@ -50,6 +52,7 @@ private:
     std::unique_ptr<PcieLink> m_link;
     std::vector<std::unique_ptr<DmaEngine>> m_copy;
     std::unique_ptr<L2Cache> m_l2;          // timing mode
+    std::unique_ptr<DeviceRuntime> m_device_runtime;
     std::vector<Sm*> m_sms;
     std::unique_ptr<FrontEnd> m_front;
     std::unique_ptr<ComputeEngine> m_compute;

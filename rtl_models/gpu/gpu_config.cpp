@@ -236,6 +236,8 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("chip", "max_grid_x", c.max_grid_x);
     r.get("memory", "size_bytes", c.memory_bytes);
     r.get("memory", "latency_ns", c.memory_latency_ns);
+    r.get("memory", "clock_mhz", c.memory_clock_mhz);
+    r.get("memory", "bus_width_bits", c.memory_bus_bits);
     r.get("sm", "max_warps", c.sm.max_warps);
     r.get("sm", "max_ctas", c.sm.max_ctas);
     r.get("sm", "max_threads", c.sm.max_threads);

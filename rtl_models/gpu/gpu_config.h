@@ -25,6 +25,8 @@ struct GpuConfig {
     uint32_t max_grid_x = 65535;
     uint64_t memory_bytes = 1536ull << 20;
     double memory_latency_ns = 0;
+    double memory_clock_mhz = 1848.0;   // as cudaDevAttrMemoryClockRate reports it
+    uint32_t memory_bus_bits = 384;
     SmConfig sm;
     uint32_t channels = 16;          // hardware work queues of the command processor
     uint64_t malloc_heap_bytes = 8ull << 20;   // device-side malloc heap (cudaLimitMallocHeapSize)

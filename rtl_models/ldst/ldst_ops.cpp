@@ -7,6 +7,7 @@
 #include "../../tlm/memory_map.h"
 #include "alu/float_common.h"
 #include "sm/exec_context.h"
+#include "ldst/generic_access.h"
 #include "sm/op_select.h"
 
 namespace gpusim {
@@ -386,6 +387,11 @@ OpChoice select_memory_op(const OpSpec& s) {
     }
     if (!c.fn) c.error = "unsupported instruction '" + s.full_name() + "'";
     return c;
+}
+
+void read_generic(ExecContext& c, Warp& w, int lane, uint64_t addr, void* out, size_t n) {
+    auto* dst = static_cast<uint8_t*>(out);
+    for (size_t k = 0; k < n; ++k) dst[k] = load_elem<uint8_t, MemSpace::Generic>(c, w, lane, addr + k);
 }
 
 } // namespace gpusim

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "ldst/memory_view.h"
+#include "sm/device_services.h"
 #include "sm/warp.h"
 
 namespace gpusim {
@@ -17,9 +19,12 @@ enum class FaultKind : uint8_t { Exec, Memory, Assert, Trap };
 // A run-time error of one thread other than a memory access (a bad call target, a stack overflow,
 // a jump-table index out of range); the SM reports it with the kernel, block, thread and instruction.
 struct ExecFault {
+    ExecFault(int l, std::string msg, FaultKind k = FaultKind::Exec, std::string w = {})
+        : lane(l), message(std::move(msg)), kind(k), where(std::move(w)) {}
     int lane;
     std::string message;
     FaultKind kind = FaultKind::Exec;
+    std::string where;              // Assert: "file:line: function", as CUDA prints it
 };
 
 constexpr int kPmCounters = 8;      // pmevent counters a program may trigger (8-15 are reserved)
@@ -35,6 +40,7 @@ struct ExecContext {
     uint64_t time_ns = 0;            // simulated time, for %globaltimer
     uint32_t smid = 0;
     uint64_t* pm_events = nullptr;   // the SM's kPmCounters pmevent counters
+    DeviceServices* services = nullptr;   // device heap and printf output; null in bare unit tests
 
     const uint64_t* src(Warp& w, Row r) const {
         return r >= 0 ? w.regs.data() + size_t(r) * kWarpSize : kernel->imm_row(r);

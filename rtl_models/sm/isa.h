@@ -91,8 +91,12 @@ struct FunctionImage {
 };
 
 // One call instruction: where its arguments come from and its results go, in the caller.
+// Functions of CUDA's device runtime that PTX declares .extern and the model provides.
+enum class Syscall : uint8_t { None, Vprintf, Malloc, Free, AssertFail };
+
 struct CallSite {
     int32_t callee = -1;         // image function; -1 for an indirect call through Inst::a
+    Syscall syscall = Syscall::None;
     uint32_t caller = 0;
     std::vector<FrameSlot> args, rets;
     std::vector<uint32_t> allowed;         // .calltargets of an indirect call (module indices); empty: any

@@ -157,7 +157,7 @@ bool SmCore::settle(Warp& w) {
             return w.state == Warp::State::Ready;
         }
     } catch (const ExecFault& f) {
-        raise_fault(w, f.lane, f.message, f.kind);
+        raise_fault(w, f);
     }
 }
 
@@ -172,7 +172,7 @@ void SmCore::execute(Warp& w, const Inst& in) {
         raise_fault(w, f);
     } catch (const ExecFault& f) {
         --w.pc;
-        raise_fault(w, f.lane, f.message, f.kind);
+        raise_fault(w, f);
     }
 }
 
@@ -306,6 +306,19 @@ std::string SmCore::thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) 
 void SmCore::raise_fault(const Warp& w, const AccessFault& f) const {
     raise_fault(w, f.lane, fmt::format("{} {} of {} bytes at address 0x{:x} ({})", f.space, f.write ? "write" : "read",
                                        f.size, f.address, f.reason), FaultKind::Memory);
+}
+
+// A failed device-side assert also prints CUDA's line for the thread, through the printf output.
+void SmCore::raise_fault(const Warp& w, const ExecFault& f) const {
+    if (f.kind == FaultKind::Assert && m_ctx.services) {
+        const Cta& cta = m_ctas[w.cta_slot];
+        const LaunchInfo& l = *m_launch;
+        const uint32_t t = w.warp_in_cta * kWarpSize + uint32_t(f.lane < 0 ? 0 : f.lane);
+        m_ctx.services->print(fmt::format("{}: block: [{},{},{}], thread: [{},{},{}] {}\n", f.where, cta.ctaid[0], cta.ctaid[1],
+                                          cta.ctaid[2], t % l.block.x, (t / l.block.x) % l.block.y, t / (l.block.x * l.block.y),
+                                          f.message), true);
+    }
+    raise_fault(w, f.lane, f.message, f.kind);
 }
 
 void SmCore::raise_fault(const Warp& w, int lane, const std::string& what, FaultKind kind) const {

@@ -50,6 +50,8 @@ public:
     // `l2` is the chip's L2 for timing mode; without one the core makes its own.
     SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, L2Cache* l2 = nullptr);
     ~SmCore();
+    // The device heap and printf output that device runtime calls use.
+    void set_services(DeviceServices* s) { m_ctx.services = s; }
 
     void begin_launch(const LaunchInfo* launch);
     bool can_accept_cta() const;
@@ -121,6 +123,7 @@ private:
     void retire_warp(Warp& w);
     void check_deadlock() const;
     [[noreturn]] void raise_fault(const Warp& w, const AccessFault& f) const;
+    [[noreturn]] void raise_fault(const Warp& w, const ExecFault& f) const;
     [[noreturn]] void raise_fault(const Warp& w, int lane, const std::string& what, FaultKind kind = FaultKind::Exec) const;
     std::string thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) const;
 };

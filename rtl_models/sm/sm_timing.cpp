@@ -59,8 +59,8 @@ uint64_t SmCore::operand_ready(const Warp& w, const Inst& in) const {
     for (int16_t p : {in.guard, in.pd, in.pa, in.pb, in.pc})
         if (p >= 0) r = std::max(r, pr[p]);
     if (in.op_class == OpClass::Fence) r = std::max(r, w.mem_done);
-    static const ExecFn call = call_fn(), ret = ret_fn();
-    if (in.op_class == OpClass::Branch && (in.fn == call || in.fn == ret))
+    static const ExecFn call = call_fn(), ret = ret_fn(), sys = syscall_fn();
+    if (in.op_class == OpClass::Branch && (in.fn == call || in.fn == ret || in.fn == sys))
         for (uint64_t v : w.reg_ready) r = std::max(r, v);
     return r;
 }

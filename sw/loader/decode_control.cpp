@@ -33,6 +33,16 @@ Inst Decoder::decode_frame_address(const ptx::Instruction& pi, Inst& in) {
     return in;
 }
 
+// The device runtime function an .extern declaration names, when its signature is CUDA's.
+Syscall Decoder::syscall_of(const ptx::Function& f) {
+    const size_t np = f.params.size(), nr = f.return_params.size();
+    if (f.name == "vprintf" && np == 2 && nr == 1) return Syscall::Vprintf;
+    if (f.name == "malloc" && np == 1 && nr == 1) return Syscall::Malloc;
+    if (f.name == "free" && np == 1 && nr == 0) return Syscall::Free;
+    if (f.name == "__assertfail" && np == 5 && nr == 0) return Syscall::AssertFail;
+    return Syscall::None;
+}
+
 // call{.uni} [(results),] target [, (arguments)] [, prototype | calltargets]
 Inst Decoder::decode_call(const ptx::Instruction& pi, Inst& in) {
     const auto& ops = pi.ops;
@@ -57,9 +67,14 @@ Inst Decoder::decode_call(const ptx::Instruction& pi, Inst& in) {
     if (target.kind == Operand::Kind::Symbol && target.sym.kind == SymbolRef::Kind::Function) {
         uint32_t mi = function_definition(m_mod, target.name);
         const ptx::Function& callee = m_mod.functions[mi];
-        if (!callee.has_body) fail(target.loc, fmt::format("call to '{}', which has no body in this module", target.name));
+        if (!callee.has_body) {
+            cs.syscall = syscall_of(callee);
+            if (cs.syscall == Syscall::None) fail(target.loc, fmt::format("call to '{}', which has no body in this module", target.name));
+            in.fn = syscall_fn();
+        } else {
+            cs.callee = m_img->function_of_module.at(mi);
+        }
         if (callee.is_entry) fail(target.loc, fmt::format("'{}' is a kernel entry and cannot be called", target.name));
-        cs.callee = m_img->function_of_module.at(mi);
         want_params = &callee.params;
         want_rets = &callee.return_params;
         callee_name = "'" + callee.name + "'";

@@ -105,6 +105,7 @@ private:
     // One call argument or result: a .param variable of the caller's frame, or a register (or
     // an immediate argument).
     FrameSlot call_slot(const Operand& o, bool is_result);
+    static Syscall syscall_of(const ptx::Function& f);
     // The arguments or results of a call against the callee's (or prototype's) parameters.
     void check_call(const ptx::Instruction& pi, const std::string& callee, const std::vector<ptx::Variable>& want,
                     const std::vector<FrameSlot>& got, const char* what) const;

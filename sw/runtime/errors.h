@@ -23,6 +23,7 @@ enum class Error : int {
     NoDevice = 100,
     InvalidDevice = 101,
     InvalidKernelImage = 200,
+    NoKernelImageForDevice = 209,
     InvalidPtx = 218,
     InvalidResourceHandle = 400,
     SymbolNotFound = 500,

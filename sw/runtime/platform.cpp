@@ -1,5 +1,6 @@
 #include "runtime/platform.h"
 
+#include <cstdio>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -58,5 +59,10 @@ Platform::Platform(const sc_core::sc_module_name& name, const GpuConfig& cfg)
 } // namespace gpusim
 
 namespace gpusim {
-void Platform::flush_device_output() {}
+void Platform::flush_device_output() {
+    for (const auto& [to_stderr, text] : gpu.device_runtime().take_output()) {
+        std::fputs(text.c_str(), to_stderr ? stderr : stdout);
+        std::fflush(to_stderr ? stderr : stdout);
+    }
+}
 } // namespace gpusim

@@ -66,8 +66,7 @@ DevicePtr Runtime::map_region(DevicePtr base, uint64_t bytes) {
 DevicePtr Runtime::malloc(uint64_t bytes) {
     if (bytes == 0) bytes = 1;
     uint64_t size = round_up(bytes, kPage);
-    uint64_t used = 0;
-    for (auto& [b, s] : m_allocations) used += s;
+    const uint64_t used = bytes_allocated();
     if (used + size > m_cfg.memory_bytes)
         throw RuntimeError(fmt::format("out of device memory: {} bytes requested, {} of {} in use", bytes, used, m_cfg.memory_bytes),
                            Error::MemoryAllocation);
@@ -92,6 +91,19 @@ void Runtime::free(DevicePtr p) {
 uint64_t Runtime::allocation_size(DevicePtr p) const {
     auto it = m_allocations.find(p);
     return it == m_allocations.end() ? 0 : it->second;
+}
+
+uint64_t Runtime::bytes_allocated() const {
+    uint64_t used = 0;
+    for (const auto& [b, s] : m_allocations) used += s;
+    return used;
+}
+
+uint64_t Runtime::heap_size() const { return m_platform->gpu.device_runtime().heap_size(); }
+bool Runtime::heap_in_use() const { return m_platform->gpu.device_runtime().heap_in_use(); }
+void Runtime::set_heap_size(uint64_t bytes) {
+    synchronize();
+    m_platform->gpu.device_runtime().set_heap_size(bytes);
 }
 
 bool Runtime::is_device(DevicePtr p, uint64_t bytes) const { return m_platform->gpu.dram().is_mapped(p, bytes); }

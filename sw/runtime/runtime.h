@@ -76,6 +76,12 @@ public:
     void free(DevicePtr p);
     uint64_t allocation_size(DevicePtr p) const;       // of the allocation that starts at p, or 0
     bool is_device(DevicePtr p, uint64_t bytes) const;  // whether the range is mapped device memory
+    uint64_t bytes_allocated() const;
+
+    // The heap that device-side malloc uses (cudaLimitMallocHeapSize).
+    uint64_t heap_size() const;
+    bool heap_in_use() const;
+    void set_heap_size(uint64_t bytes);
 
     // Page-locked host memory: the copy engines reach it directly. register_host pins memory the
     // program allocated itself.

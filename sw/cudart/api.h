@@ -1,0 +1,46 @@
+// Shared by the API sources: the export macro and the guard that turns the model's exceptions
+// into CUDA error codes with CUDA's last-error and sticky-error semantics.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "cudart/context.h"
+#include "ptx/diagnostics.h"
+
+// Every entry point the library exports; CMake also reads these to know which of CUDA 13's
+// functions are implemented (the others become cudaErrorNotSupported stubs).
+#define CUDART_API extern "C" __attribute__((visibility("default")))
+
+namespace gpusim::cudart {
+
+inline cudaError_t fail(Context& c, Error code, const char* what, bool sticky) {
+    static const bool verbose = std::getenv("GPUSIM_VERBOSE") != nullptr;
+    if (sticky || verbose) std::fprintf(stderr, "gpusim: %s\n", what);
+    c.last_error = cudaError_t(code);
+    if (sticky) c.sticky = cudaError_t(code);
+    return cudaError_t(code);
+}
+
+// Runs one API call's body. A sticky error from an earlier kernel is returned instead.
+template <class F>
+cudaError_t guard(F&& body) {
+    Context& c = Context::get();
+    if (c.sticky) return c.last_error = c.sticky;
+    try {
+        body(c);
+        return 0;
+    } catch (const RuntimeError& e) {
+        return fail(c, e.code(), e.what(), e.sticky());
+    } catch (const ptx::PtxError& e) {
+        return fail(c, Error::InvalidPtx, e.what(), false);
+    } catch (const std::exception& e) {
+        return fail(c, Error::Unknown, e.what(), false);
+    }
+}
+
+inline void require(bool ok, const char* what, Error code = Error::InvalidValue) {
+    if (!ok) throw RuntimeError(what, code);
+}
+
+} // namespace gpusim::cudart

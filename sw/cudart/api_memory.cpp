@@ -1,0 +1,238 @@
+// Device and host memory, copies (linear, 2D, 3D, symbols) and fills.
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "cudart/api.h"
+
+using namespace gpusim;
+using namespace gpusim::cudart;
+
+namespace {
+constexpr size_t kPitchAlign = 512;   // cudaMallocPitch's row alignment (cudaDeviceProp::texturePitchAlignment ... the driver uses 512)
+
+DevicePtr dev(const void* p) { return reinterpret_cast<DevicePtr>(p); }
+
+cudaMemcpyKind resolve(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
+    if (kind != cudaMemcpyDefault) {
+        require(kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault, "invalid copy direction", Error::InvalidMemcpyDirection);
+        return kind;
+    }
+    const bool d = rt.is_device(dev(dst), n ? n : 1), s = rt.is_device(dev(src), n ? n : 1);
+    return cudaMemcpyKind(int(s ? (d ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
+                                : (d ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost)));
+}
+
+// One linear copy queued on stream s; `sync` waits for it as cudaMemcpy does.
+void copy(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind, StreamId s, bool sync) {
+    switch (resolve(rt, dst, src, n, kind)) {
+    case cudaMemcpyHostToHost:
+        rt.synchronize(s);
+        std::memmove(dst, src, n);
+        return;
+    case cudaMemcpyHostToDevice: rt.copy_to_device(dev(dst), src, n, s); break;
+    case cudaMemcpyDeviceToHost: rt.copy_to_host(dst, dev(src), n, s); break;
+    case cudaMemcpyDeviceToDevice: rt.copy_device(dev(dst), dev(src), n, s); break;
+    default: break;
+    }
+    if (sync) rt.synchronize(s);
+}
+
+// A 2D copy as one linear copy per row (the copy engines take linear descriptors).
+void copy_2d(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+             cudaMemcpyKind kind, StreamId s, bool sync) {
+    require(width <= dpitch && width <= spitch, "2D copy wider than its pitch", Error::InvalidPitchValue);
+    for (size_t r = 0; r < height; ++r)
+        copy(rt, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind, s, false);
+    if (sync) rt.synchronize(s);
+}
+
+void copy_3d(Runtime& rt, const cudaMemcpy3DParms* p, StreamId s, bool sync) {
+    require(p, "cudaMemcpy3D: null parameters");
+    require(!p->srcArray && !p->dstArray, "cudaMemcpy3D: CUDA arrays are not modelled", Error::NotSupported);
+    const cudaPitchedPtr& sp = p->srcPtr;
+    const cudaPitchedPtr& dp = p->dstPtr;
+    const size_t w = p->extent.width, h = p->extent.height, d = p->extent.depth;
+    for (size_t z = 0; z < d; ++z)
+        for (size_t y = 0; y < h; ++y) {
+            const size_t so = ((p->srcPos.z + z) * sp.ysize + p->srcPos.y + y) * sp.pitch + p->srcPos.x;
+            const size_t dof = ((p->dstPos.z + z) * dp.ysize + p->dstPos.y + y) * dp.pitch + p->dstPos.x;
+            copy(rt, static_cast<char*>(dp.ptr) + dof, static_cast<const char*>(sp.ptr) + so, w, p->kind, s, false);
+        }
+    if (sync) rt.synchronize(s);
+}
+
+// A symbol's range [offset, offset+count), checked against its size.
+DevicePtr symbol_range(Context& c, const void* symbol, size_t count, size_t offset) {
+    auto [addr, size] = c.symbol(symbol);
+    require(offset + count <= size, "copy beyond the end of the symbol");
+    return addr + offset;
+}
+} // namespace
+
+CUDART_API cudaError_t cudaMalloc(void** p, size_t size) {
+    return guard([&](Context& c) {
+        require(p, "cudaMalloc: null pointer");
+        *p = reinterpret_cast<void*>(c.rt().malloc(size));
+    });
+}
+
+CUDART_API cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
+    return guard([&](Context& c) {
+        require(p && pitch, "cudaMallocPitch: null pointer");
+        *pitch = (width + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
+        *p = reinterpret_cast<void*>(c.rt().malloc(*pitch * height));
+    });
+}
+
+CUDART_API cudaError_t cudaMalloc3D(cudaPitchedPtr* pp, cudaExtent e) {
+    return guard([&](Context& c) {
+        require(pp, "cudaMalloc3D: null pointer");
+        const size_t pitch = (e.width + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
+        pp->ptr = reinterpret_cast<void*>(c.rt().malloc(pitch * e.height * e.depth));
+        pp->pitch = pitch;
+        pp->xsize = e.width;
+        pp->ysize = e.height;
+    });
+}
+
+CUDART_API cudaError_t cudaFree(void* p) {
+    return guard([&](Context& c) {
+        if (p) c.rt().free(dev(p));
+    });
+}
+
+CUDART_API cudaError_t cudaMallocHost(void** p, size_t size) {
+    return guard([&](Context& c) {
+        require(p, "cudaMallocHost: null pointer");
+        *p = c.rt().malloc_host(size);
+    });
+}
+
+CUDART_API cudaError_t cudaHostAlloc(void** p, size_t size, unsigned int) {
+    return guard([&](Context& c) {
+        require(p, "cudaHostAlloc: null pointer");
+        *p = c.rt().malloc_host(size);
+    });
+}
+
+CUDART_API cudaError_t cudaFreeHost(void* p) {
+    return guard([&](Context& c) {
+        if (p) c.rt().free_host(p);
+    });
+}
+
+CUDART_API cudaError_t cudaHostRegister(void* p, size_t size, unsigned int) {
+    return guard([&](Context& c) { c.rt().register_host(p, size); });
+}
+
+CUDART_API cudaError_t cudaHostUnregister(void* p) {
+    return guard([&](Context& c) { c.rt().unregister_host(p); });
+}
+
+CUDART_API cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
+    return guard([&](Context& c) {
+        require(free_bytes && total, "cudaMemGetInfo: null pointer");
+        *total = c.rt().config().memory_bytes;
+        *free_bytes = *total - c.rt().bytes_allocated();
+    });
+}
+
+CUDART_API cudaError_t cudaMemset(void* p, int value, size_t n) {
+    return guard([&](Context& c) {
+        c.rt().fill(dev(p), uint8_t(value), n, 0);
+        c.rt().synchronize(0);
+    });
+}
+
+CUDART_API cudaError_t cudaMemsetAsync(void* p, int value, size_t n, cudaStream_t s) {
+    return guard([&](Context& c) { c.rt().fill(dev(p), uint8_t(value), n, c.stream(s)); });
+}
+
+CUDART_API cudaError_t cudaMemset2D(void* p, size_t pitch, int value, size_t width, size_t height) {
+    return guard([&](Context& c) {
+        require(width <= pitch, "cudaMemset2D: width exceeds the pitch", Error::InvalidPitchValue);
+        for (size_t r = 0; r < height; ++r) c.rt().fill(dev(p) + r * pitch, uint8_t(value), width, 0);
+        c.rt().synchronize(0);
+    });
+}
+
+CUDART_API cudaError_t cudaMemset3D(cudaPitchedPtr pp, int value, cudaExtent e) {
+    return guard([&](Context& c) {
+        require(e.width <= pp.pitch, "cudaMemset3D: width exceeds the pitch", Error::InvalidPitchValue);
+        for (size_t z = 0; z < e.depth; ++z)
+            for (size_t y = 0; y < e.height; ++y)
+                c.rt().fill(dev(pp.ptr) + (z * pp.ysize + y) * pp.pitch, uint8_t(value), e.width, 0);
+        c.rt().synchronize(0);
+    });
+}
+
+CUDART_API cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
+    return guard([&](Context& c) { copy(c.rt(), dst, src, n, kind, 0, true); });
+}
+
+CUDART_API cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s) {
+    return guard([&](Context& c) { copy(c.rt(), dst, src, n, kind, c.stream(s), false); });
+}
+
+CUDART_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                                    cudaMemcpyKind kind) {
+    return guard([&](Context& c) { copy_2d(c.rt(), dst, dpitch, src, spitch, width, height, kind, 0, true); });
+}
+
+CUDART_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                         size_t height, cudaMemcpyKind kind, cudaStream_t s) {
+    return guard([&](Context& c) { copy_2d(c.rt(), dst, dpitch, src, spitch, width, height, kind, c.stream(s), false); });
+}
+
+CUDART_API cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+    return guard([&](Context& c) { copy_3d(c.rt(), p, 0, true); });
+}
+
+CUDART_API cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t s) {
+    return guard([&](Context& c) { copy_3d(c.rt(), p, c.stream(s), false); });
+}
+
+CUDART_API cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset, cudaMemcpyKind kind) {
+    return guard([&](Context& c) {
+        require(kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault,
+                "cudaMemcpyToSymbol: invalid direction", Error::InvalidMemcpyDirection);
+        copy(c.rt(), reinterpret_cast<void*>(symbol_range(c, symbol, n, offset)), src, n, kind, 0, true);
+    });
+}
+
+CUDART_API cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset, cudaMemcpyKind kind) {
+    return guard([&](Context& c) {
+        require(kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault,
+                "cudaMemcpyFromSymbol: invalid direction", Error::InvalidMemcpyDirection);
+        copy(c.rt(), dst, reinterpret_cast<void*>(symbol_range(c, symbol, n, offset)), n, kind, 0, true);
+    });
+}
+
+CUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t n, size_t offset,
+                                               cudaMemcpyKind kind, cudaStream_t s) {
+    return guard([&](Context& c) {
+        copy(c.rt(), reinterpret_cast<void*>(symbol_range(c, symbol, n, offset)), src, n, kind, c.stream(s), false);
+    });
+}
+
+CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset,
+                                                 cudaMemcpyKind kind, cudaStream_t s) {
+    return guard([&](Context& c) {
+        copy(c.rt(), dst, reinterpret_cast<void*>(symbol_range(c, symbol, n, offset)), n, kind, c.stream(s), false);
+    });
+}
+
+CUDART_API cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
+    return guard([&](Context& c) {
+        require(p, "cudaGetSymbolAddress: null pointer");
+        *p = reinterpret_cast<void*>(c.symbol(symbol).first);
+    });
+}
+
+CUDART_API cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
+    return guard([&](Context& c) {
+        require(size, "cudaGetSymbolSize: null pointer");
+        *size = c.symbol(symbol).second;
+    });
+}

@@ -1,0 +1,82 @@
+// Streams and events.
+#include "cudart/api.h"
+
+using namespace gpusim;
+using namespace gpusim::cudart;
+
+namespace {
+constexpr unsigned kStreamNonBlocking = 0x1;
+}
+
+CUDART_API cudaError_t cudaStreamCreate(cudaStream_t* s) {
+    return guard([&](Context& c) {
+        require(s, "cudaStreamCreate: null pointer");
+        *s = Context::stream_handle(c.rt().create_stream(false));
+    });
+}
+
+CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
+    return guard([&](Context& c) {
+        require(s, "cudaStreamCreateWithFlags: null pointer");
+        *s = Context::stream_handle(c.rt().create_stream(flags & kStreamNonBlocking));
+    });
+}
+
+CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t s) {
+    return guard([&](Context& c) { c.rt().destroy_stream(c.stream(s)); });
+}
+
+CUDART_API cudaError_t cudaStreamQuery(cudaStream_t s) {
+    cudaError_t done = 0;
+    cudaError_t e = guard([&](Context& c) { done = c.rt().stream_done(c.stream(s)) ? 0 : cudaError_t(Error::NotReady); });
+    return e ? e : done;
+}
+
+CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+    return guard([&](Context& c) { c.rt().synchronize(c.stream(s)); });
+}
+
+CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int) {
+    return guard([&](Context& c) { c.rt().stream_wait_event(c.stream(s), c.event(e)); });
+}
+
+CUDART_API cudaError_t cudaEventCreate(cudaEvent_t* e) {
+    return guard([&](Context& c) {
+        require(e, "cudaEventCreate: null pointer");
+        *e = Context::event_handle(c.rt().create_event());
+    });
+}
+
+CUDART_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int) {
+    return guard([&](Context& c) {
+        require(e, "cudaEventCreateWithFlags: null pointer");
+        *e = Context::event_handle(c.rt().create_event());
+    });
+}
+
+CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t e) {
+    return guard([&](Context& c) { c.rt().destroy_event(c.event(e)); });
+}
+
+CUDART_API cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+    return guard([&](Context& c) { c.rt().record_event(c.event(e), c.stream(s)); });
+}
+
+CUDART_API cudaError_t cudaEventQuery(cudaEvent_t e) {
+    cudaError_t done = 0;
+    cudaError_t err = guard([&](Context& c) { done = c.rt().event_done(c.event(e)) ? 0 : cudaError_t(Error::NotReady); });
+    return err ? err : done;
+}
+
+CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+    return guard([&](Context& c) { c.rt().synchronize_event(c.event(e)); });
+}
+
+// Simulated time between the two events' completions, in milliseconds.
+CUDART_API cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+    return guard([&](Context& c) {
+        require(ms, "cudaEventElapsedTime: null pointer");
+        Runtime& rt = c.rt();
+        *ms = float((rt.event_time_ns(c.event(end)) - rt.event_time_ns(c.event(start))) / 1e6);
+    });
+}

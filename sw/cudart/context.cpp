@@ -1,0 +1,168 @@
+#include "cudart/context.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include "cudart/fatbinary.h"
+
+namespace gpusim::cudart {
+
+namespace {
+std::string env(const char* name, const char* fallback = "") {
+    const char* v = std::getenv(name);
+    return v && *v ? v : fallback;
+}
+
+std::vector<std::string> split_sets(const std::string& s) {
+    std::vector<std::string> out;
+    std::string cur;
+    for (char c : s) {
+        if (c == ',' || c == ' ' || c == ';') {
+            if (!cur.empty()) out.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+}
+
+void write_stats_at_exit() { Context::get().write_stats(); }
+} // namespace
+
+Context& Context::get() {
+    // Never destroyed: the program's own exit-time CUDA calls (and SystemC's teardown order)
+    // must find it alive.
+    static Context* c = new Context;
+    return *c;
+}
+
+Runtime& Context::rt() {
+    if (m_rt) return *m_rt;
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // keep the program's stdout its own
+    std::vector<std::string> sets = split_sets(env("GPUSIM_SET"));
+    if (std::string mode = env("GPUSIM_MODE"); !mode.empty()) sets.push_back("sim.mode=" + mode);
+    try {
+        m_cfg = load_config(env("GPUSIM_CONFIG", "fermi-gf100"), parse_overrides(sets));
+    } catch (const std::exception& e) {
+        throw RuntimeError(fmt::format("GPUSIM_CONFIG/GPUSIM_SET: {}", e.what()), Error::InitializationError);
+    }
+    m_rt = std::make_unique<Runtime>(m_cfg);
+    m_stats_file = env("GPUSIM_STATS");
+    if (!m_stats_file.empty()) std::atexit(write_stats_at_exit);
+    return *m_rt;
+}
+
+void** Context::register_fatbin(const void* wrapper) {
+    auto f = std::make_unique<Fatbin>();
+    f->wrapper = wrapper;
+    f->name = fmt::format("fatbinary {}", m_fatbins.size());
+    m_fatbins.push_back(std::move(f));
+    // The handle the program passes back is the address of our record's slot.
+    return reinterpret_cast<void**>(m_fatbins.back().get());
+}
+
+Context::Fatbin& Context::fatbin(void** module) {
+    for (auto& f : m_fatbins)
+        if (reinterpret_cast<void**>(f.get()) == module) return *f;
+    throw RuntimeError("unknown fatbinary handle", Error::InvalidKernelImage);
+}
+
+void Context::register_function(void** module, const void* host_fun, const char* device_name) {
+    m_functions[host_fun] = Entity{module, device_name};
+}
+
+void Context::register_var(void** module, const void* host_var, const char* device_name) {
+    m_variables[host_var] = Entity{module, device_name};
+}
+
+// Loads a fatbinary's PTX on first use: the newest PTX entry it holds.
+const ModuleHandle& Context::module(void** handle) {
+    Fatbin& f = fatbin(handle);
+    if (f.module) return *f.module;
+    std::vector<fatbin::PtxEntry> entries;
+    try {
+        entries = fatbin::ptx_entries(f.wrapper);
+    } catch (const fatbin::FatbinError& e) {
+        throw RuntimeError(e.what(), Error::InvalidKernelImage);
+    }
+    if (entries.empty())
+        throw RuntimeError("the program's fatbinary holds no PTX: build it with -gencode arch=compute_75,code=compute_75",
+                           Error::NoKernelImageForDevice);
+    const fatbin::PtxEntry* best = &entries[0];
+    for (const auto& e : entries)
+        if (e.arch > best->arch) best = &e;
+    f.name = fmt::format("{} (PTX for compute_{})", f.name, best->arch);
+    f.module = &rt().load_module_text(best->text, f.name);
+    return *f.module;
+}
+
+const KernelInfo& Context::kernel(const void* host_fun) {
+    auto it = m_functions.find(host_fun);
+    if (it == m_functions.end()) throw RuntimeError("the function is not a registered kernel", Error::InvalidDeviceFunction);
+    const ModuleHandle& m = module(it->second.module);
+    auto k = m.kernels.find(it->second.name);
+    if (k == m.kernels.end())
+        throw RuntimeError(fmt::format("kernel '{}' is not in the program's PTX", it->second.name), Error::InvalidDeviceFunction);
+    return k->second;
+}
+
+std::pair<DevicePtr, uint64_t> Context::symbol(const void* host_var) {
+    auto it = m_variables.find(host_var);
+    if (it == m_variables.end()) throw RuntimeError("the symbol is not a registered device variable", Error::InvalidSymbol);
+    const ModuleHandle& m = module(it->second.module);
+    auto s = m.symbols.find(it->second.name);
+    if (s == m.symbols.end())
+        throw RuntimeError(fmt::format("variable '{}' is not in the program's PTX", it->second.name), Error::InvalidSymbol);
+    return s->second;
+}
+
+// Handles: 0 (and CUDA's cudaStreamLegacy 0x1 and cudaStreamPerThread 0x2) are the default
+// stream; others carry the id above the low byte so they never collide with those.
+StreamId Context::stream(cudaStream_t s) {
+    const auto v = reinterpret_cast<uintptr_t>(s);
+    return v <= 2 ? 0 : StreamId(v >> 8);
+}
+
+cudaStream_t Context::stream_handle(StreamId id) { return reinterpret_cast<cudaStream_t>(uintptr_t(id) << 8); }
+
+EventId Context::event(cudaEvent_t e) const { return EventId(reinterpret_cast<uintptr_t>(e) >> 8); }
+
+cudaEvent_t Context::event_handle(EventId id) { return reinterpret_cast<cudaEvent_t>(uintptr_t(id) << 8); }
+
+void Context::report_unsupported(const char* name) {
+    if (m_unsupported.insert(name).second) std::fprintf(stderr, "gpusim: %s is not supported by the model\n", name);
+}
+
+void Context::write_stats() const {
+    if (!m_rt || m_stats_file.empty()) return;
+    nlohmann::json doc;
+    doc["config"] = m_cfg.effective;
+    doc["simulated_ns"] = m_rt->now_ns();
+    doc["gpu"] = m_rt->unit_stats();
+    std::ofstream out(m_stats_file);
+    if (!out) {
+        std::fprintf(stderr, "gpusim: cannot write the statistics file %s\n", m_stats_file.c_str());
+        return;
+    }
+    out << doc.dump(2) << "\n";
+}
+
+// cudaDeviceReset: memory, streams and events go; registered modules stay loaded (the program's
+// kernels remain launchable, as with CUDA's lazy module reload).
+void Context::reset() {
+    if (m_rt) m_rt->reset();
+    configs.clear();
+    legacy_args.clear();
+    legacy_offsets.clear();
+    sticky = 0;
+    last_error = 0;
+}
+
+} // namespace gpusim::cudart

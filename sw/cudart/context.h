@@ -1,0 +1,86 @@
+// The replacement libcudart's process-wide state: the model (created on first use from the
+// GPUSIM_* environment), the fatbinaries, kernels and variables the program registered, the
+// launch configurations pushed by <<<...>>>, stream and event handles, and the error state.
+#pragma once
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cudart/cuda_abi.h"
+#include "runtime/runtime.h"
+
+namespace gpusim::cudart {
+
+struct CallConfig {
+    dim3 grid, block;
+    size_t shared = 0;
+    cudaStream_t stream = nullptr;
+};
+
+class Context {
+public:
+    static Context& get();
+
+    // The model, created on first use. GPUSIM_CONFIG names the config (default fermi-gf100),
+    // GPUSIM_SET holds "key=value" overrides separated by commas or spaces, GPUSIM_MODE is
+    // functional or timing, GPUSIM_STATS a file the statistics go to when the program exits.
+    Runtime& rt();
+    bool started() const { return m_rt != nullptr; }
+
+    void** register_fatbin(const void* wrapper);
+    void register_function(void** module, const void* host_fun, const char* device_name);
+    void register_var(void** module, const void* host_var, const char* device_name);
+    // The kernel a host-side stub stands for; loads the registered modules first.
+    const KernelInfo& kernel(const void* host_fun);
+    // A registered __device__/__constant__ variable's device address and size.
+    std::pair<DevicePtr, uint64_t> symbol(const void* host_var);
+
+    StreamId stream(cudaStream_t s);
+    static cudaStream_t stream_handle(StreamId id);
+    EventId event(cudaEvent_t e) const;
+    static cudaEvent_t event_handle(EventId id);
+
+    std::vector<CallConfig> configs;             // pushed by <<<>>>, popped by the stub
+    std::vector<KernelArg> legacy_args;          // cudaSetupArgument
+    std::vector<size_t> legacy_offsets;
+
+    // Error state: the last error (cudaGetLastError), and a sticky one after a kernel fault
+    // that every call returns until cudaDeviceReset.
+    cudaError_t last_error = 0;
+    cudaError_t sticky = 0;
+    int device_flags = 0;
+    size_t printf_fifo = 1 << 20;
+    size_t stack_bytes = 1024;
+
+    // Prints "gpusim: <name> is not supported by the model" the first time `name` is called.
+    void report_unsupported(const char* name);
+    void write_stats() const;
+    void reset();
+
+private:
+    struct Fatbin {
+        const void* wrapper = nullptr;
+        std::string ptx;
+        std::string name;
+        const ModuleHandle* module = nullptr;
+    };
+    struct Entity {
+        void** module;
+        std::string name;
+    };
+    std::unique_ptr<Runtime> m_rt;
+    GpuConfig m_cfg;
+    std::string m_stats_file;
+    std::vector<std::unique_ptr<Fatbin>> m_fatbins;
+    std::map<const void*, Entity> m_functions, m_variables;
+    std::set<std::string> m_unsupported;
+
+    Fatbin& fatbin(void** module);
+    const ModuleHandle& module(void** handle);
+};
+
+} // namespace gpusim::cudart
