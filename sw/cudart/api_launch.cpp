@@ -88,43 +88,20 @@ CUDART_API cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block,
 }
 
 // The legacy path (CUDA before 10): configure, set up each argument at its offset, launch.
+// Not part of CUDA 13's exports; declared in gpusim_legacy.h for programs that still use it.
 CUDART_API cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared, cudaStream_t s) {
-    Context& c = Context::get();
-    c.configs.push_back({grid, block, shared, s});
-    c.legacy_args.clear();
-    c.legacy_offsets.clear();
-    return 0;
+    return guard([&](Context& c) { c.rt().configure_call(dim(grid), dim(block), uint32_t(shared), c.stream(s)); });
 }
 
 CUDART_API cudaError_t cudaSetupArgument(const void* arg, size_t size, size_t offset) {
     return guard([&](Context& c) {
         require(arg, "cudaSetupArgument: null argument");
-        KernelArg a;
-        a.bytes.assign(static_cast<const uint8_t*>(arg), static_cast<const uint8_t*>(arg) + size);
-        a.type = fmt::format("{} bytes at offset {}", size, offset);
-        c.legacy_args.push_back(std::move(a));
-        c.legacy_offsets.push_back(offset);
+        c.rt().setup_argument(arg, size, offset);
     });
 }
 
 CUDART_API cudaError_t cudaLaunch(const void* func) {
-    return guard([&](Context& c) {
-        require(!c.configs.empty(), "cudaLaunch without cudaConfigureCall", Error::MissingConfiguration);
-        const CallConfig cc = c.configs.back();
-        c.configs.pop_back();
-        const KernelInfo& k = c.kernel(func);
-        const KernelImage& img = *k.image;
-        std::vector<KernelArg> args = std::move(c.legacy_args);
-        require(args.size() == img.param_offsets.size(),
-                fmt::format("cudaLaunch: kernel '{}' takes {} arguments, {} were set up", k.name, img.param_offsets.size(),
-                            args.size()).c_str());
-        for (size_t i = 0; i < args.size(); ++i)
-            require(c.legacy_offsets[i] == img.param_offsets[i],
-                    fmt::format("cudaLaunch: argument {} of '{}' set up at offset {}, the kernel has it at {}", i, k.name,
-                                c.legacy_offsets[i], img.param_offsets[i]).c_str());
-        c.legacy_offsets.clear();
-        c.rt().launch_async(k, dim(cc.grid), dim(cc.block), uint32_t(cc.shared), args, c.stream(cc.stream));
-    });
+    return guard([&](Context& c) { c.rt().launch_configured(c.kernel(func)); });
 }
 
 // libsystemc's main() calls sc_main; a program using this library has its own main, so this is

@@ -159,10 +159,7 @@ void Context::write_stats() const {
 void Context::reset() {
     if (m_rt) m_rt->reset();
     configs.clear();
-    legacy_args.clear();
-    legacy_offsets.clear();
-    sticky = 0;
-    last_error = 0;
+    sticky = 0;   // the last error stays for cudaGetLastError, as CUDA 13 keeps it (seen on an H200)
 }
 
 } // namespace gpusim::cudart

@@ -45,8 +45,6 @@ public:
     static cudaEvent_t event_handle(EventId id);
 
     std::vector<CallConfig> configs;             // pushed by <<<>>>, popped by the stub
-    std::vector<KernelArg> legacy_args;          // cudaSetupArgument
-    std::vector<size_t> legacy_offsets;
 
     // Error state: the last error (cudaGetLastError), and a sticky one after a kernel fault
     // that every call returns until cudaDeviceReset.

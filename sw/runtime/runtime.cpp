@@ -1,5 +1,6 @@
 #include "runtime/runtime.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -204,7 +205,9 @@ const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& pat
     return *m_modules.back();
 }
 
-// The checks the GPU would make, made here so the launch call itself reports them (as CUDA does).
+// The checks the GPU would make, made here so the launch call itself reports them (as CUDA does;
+// CUDA 13 reports a bad grid, block or shared memory size as cudaErrorInvalidValue, measured on
+// an H200 by regress/cuda/errors.cu).
 void Runtime::check_launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
                            const std::vector<KernelArg>& args) const {
     const KernelImage& img = *kernel.image;
@@ -217,7 +220,7 @@ void Runtime::check_launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint
                                            args[k].bytes.size(), args[k].type));
     auto bad = [&](const std::string& why) {
         throw RuntimeError(fmt::format("launch of '{}' with grid ({},{},{}) and block ({},{},{}): {}", kernel.name, grid.x,
-                                       grid.y, grid.z, block.x, block.y, block.z, why), Error::InvalidConfiguration);
+                                       grid.y, grid.z, block.x, block.y, block.z, why), Error::InvalidValue);
     };
     if (!grid.count() || !block.count()) bad("grid and block dimensions must be at least 1");
     if (grid.x > m_cfg.max_grid_x || grid.y > 65535 || grid.z > 65535) bad(fmt::format("the grid exceeds {} x 65535 x 65535", m_cfg.max_grid_x));
@@ -281,6 +284,38 @@ LaunchStats Runtime::launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uin
     return s;
 }
 
+void Runtime::configure_call(Dim3 grid, Dim3 block, uint32_t dynamic_shared, StreamId s) {
+    stream(s);
+    m_configured.push_back(Configured{grid, block, dynamic_shared, s, {}, {}});
+}
+
+void Runtime::setup_argument(const void* arg, uint64_t size, uint64_t offset) {
+    if (m_configured.empty()) throw RuntimeError("setup_argument without configure_call", Error::MissingConfiguration);
+    Configured& c = m_configured.back();
+    if (c.params.size() < offset + size) {
+        c.params.resize(offset + size, 0);
+        c.set.resize(offset + size, false);
+    }
+    std::memcpy(c.params.data() + offset, arg, size);
+    std::fill(c.set.begin() + long(offset), c.set.begin() + long(offset + size), true);
+}
+
+void Runtime::launch_configured(const KernelInfo& kernel) {
+    if (m_configured.empty()) throw RuntimeError("launch without configure_call", Error::MissingConfiguration);
+    Configured c = std::move(m_configured.back());
+    m_configured.pop_back();
+    const KernelImage& img = *kernel.image;
+    std::vector<KernelArg> args(img.param_offsets.size());
+    for (size_t k = 0; k < args.size(); ++k) {
+        const uint64_t at = img.param_offsets[k], n = img.param_sizes[k];
+        if (at + n > c.params.size() || !std::all_of(c.set.begin() + long(at), c.set.begin() + long(at + n), [](bool b) { return b; }))
+            throw RuntimeError(fmt::format("launch of '{}': argument {} (bytes {}..{}) was not set up", kernel.name, k, at, at + n - 1));
+        args[k].bytes.assign(c.params.begin() + long(at), c.params.begin() + long(at + n));
+        args[k].type = kernel.params[k].type;
+    }
+    launch_async(kernel, c.grid, c.block, c.shared, args, c.stream);
+}
+
 void Runtime::reset() {
     try {
         synchronize();
@@ -296,6 +331,7 @@ void Runtime::reset() {
     }
     for (auto& [id, ev] : m_events) m_platform->host_memory.remove_window(ev.slot.get());
     m_events.clear();
+    m_configured.clear();
     m_streams.clear();
     m_streams[0] = Stream{};
 }

@@ -134,6 +134,12 @@ public:
     LaunchStats launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
                        const std::vector<KernelArg>& args);
 
+    // The legacy launch path (cudaConfigureCall, cudaSetupArgument, cudaLaunch): the arguments
+    // are placed at their byte offsets in the parameter block, then the launch is queued.
+    void configure_call(Dim3 grid, Dim3 block, uint32_t dynamic_shared, StreamId s);
+    void setup_argument(const void* arg, uint64_t size, uint64_t offset);
+    void launch_configured(const KernelInfo& kernel);
+
     // Frees every allocation, stream and event, and clears any fault (cudaDeviceReset).
     void reset();
 
@@ -172,6 +178,14 @@ private:
     uint64_t m_next_payload = 1;
     std::vector<uint32_t> m_submitted;                  // per channel, as the hardware counts
     std::vector<Retiring> m_retiring;
+    struct Configured {
+        Dim3 grid, block;
+        uint32_t shared = 0;
+        StreamId stream = 0;
+        std::vector<uint8_t> params;
+        std::vector<bool> set;       // which parameter bytes were set up
+    };
+    std::vector<Configured> m_configured;
 
     Stream& stream(StreamId s);
     Event& event(EventId e);

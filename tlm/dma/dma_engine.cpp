@@ -37,16 +37,16 @@ bool DmaEngine::transfer(tlm_utils::simple_initiator_socket<DmaEngine>& s, tlm::
 void DmaEngine::execute(const DmaDescriptor& d) {
     using Kind = DmaDescriptor::Kind;
     sc_core::sc_time delay = sc_core::sc_time(m_cfg.latency_ns, sc_core::SC_NS);
-    const sc_core::sc_time stage_per_byte = d.staged ? sc_core::sc_time(1.0 / m_cfg.staging_gb_s, sc_core::SC_NS) : sc_core::SC_ZERO_TIME;
     std::vector<uint8_t> buf(m_cfg.burst_bytes, d.fill);
     auto& src = d.kind == Kind::HostToDevice ? host : device;
     auto& dst = d.kind == Kind::DeviceToHost ? host : device;
     for (uint64_t done = 0; done < d.size && !m_error;) {
         uint32_t n = uint32_t(std::min<uint64_t>(m_cfg.burst_bytes, d.size - done));
-        if (d.kind == Kind::HostToDevice) delay += stage_per_byte * double(n);   // the CPU fills the bounce buffer first
+        const sc_core::sc_time stage = d.staged ? sc_core::sc_time(double(n) / m_cfg.staging_gb_s, sc_core::SC_NS) : sc_core::SC_ZERO_TIME;
+        if (d.kind == Kind::HostToDevice) delay += stage;   // the CPU fills the bounce buffer first
         if (d.kind != Kind::Fill && !transfer(src, tlm::TLM_READ_COMMAND, d.src + done, buf.data(), n, delay)) break;
         if (!transfer(dst, tlm::TLM_WRITE_COMMAND, d.dst + done, buf.data(), n, delay)) break;
-        if (d.kind == Kind::DeviceToHost) delay += stage_per_byte * double(n);   // and drains it after
+        if (d.kind == Kind::DeviceToHost) delay += stage;   // and drains it after
         done += n;
         m_bytes += n;
         wait(delay);

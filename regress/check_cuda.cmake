@@ -1,0 +1,41 @@
+# Runs one unmodified CUDA program on the replacement libcudart and compares what it prints with
+# what it printed on a real GPU (cuda/expected/NAME.out, and NAME.err where the program prints to
+# stderr; the model's own "gpusim:" notes on stderr are not part of the comparison). The
+# statistics file proves the model ran, not NVIDIA's runtime.
+# Inputs: PROGRAM, NAME, EXPECTED_DIR, LIBDIR, OUT, and optionally CONFIG, MODE, and COMPARE=OFF
+# for a program whose output is a measurement (it must still exit 0).
+file(REMOVE ${OUT}.stats.json)
+set(env LD_LIBRARY_PATH=${LIBDIR} GPUSIM_STATS=${OUT}.stats.json)
+if(CONFIG)
+  list(APPEND env GPUSIM_CONFIG=${CONFIG})
+endif()
+if(MODE)
+  list(APPEND env GPUSIM_MODE=${MODE})
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} ${PROGRAM}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NAME} exited with ${rc}:\n${out}${err}")
+endif()
+if(COMPARE STREQUAL "OFF")
+  if(NOT EXISTS ${OUT}.stats.json)
+    message(FATAL_ERROR "${NAME}: no statistics file: the program did not run on the model's libcudart")
+  endif()
+  message(STATUS "${out}")
+  return()
+endif()
+file(READ ${EXPECTED_DIR}/${NAME}.out want)
+if(NOT out STREQUAL want)
+  message(FATAL_ERROR "${NAME}: stdout differs from the real GPU's\n--- model:\n${out}--- real GPU:\n${want}")
+endif()
+if(EXISTS ${EXPECTED_DIR}/${NAME}.err)
+  string(REGEX REPLACE "gpusim: [^\n]*\n" "" err_kept "${err}")
+  file(READ ${EXPECTED_DIR}/${NAME}.err want_err)
+  if(NOT err_kept STREQUAL want_err)
+    message(FATAL_ERROR "${NAME}: stderr differs from the real GPU's\n--- model:\n${err_kept}--- real GPU:\n${want_err}")
+  endif()
+endif()
+if(NOT EXISTS ${OUT}.stats.json)
+  message(FATAL_ERROR "${NAME}: no statistics file: the program did not run on the model's libcudart")
+endif()
+message(STATUS "${NAME}: same output as on the real GPU")
