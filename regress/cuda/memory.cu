@@ -19,6 +19,15 @@ __global__ void bump2d(unsigned char* p, size_t pitch, int width, int height) {
     if (x < width && y < height) p[y * pitch + x] += 1;
 }
 
+// Reverses each block's slice through dynamic shared memory (sized at launch).
+__global__ void reverse_blocks(float* p) {
+    extern __shared__ float buf[];
+    int t = threadIdx.x, base = blockIdx.x * blockDim.x;
+    buf[t] = p[base + t];
+    __syncthreads();
+    p[base + t] = buf[blockDim.x - 1 - t];
+}
+
 static unsigned checksum(const unsigned char* p, size_t n) {
     unsigned s = 0;
     for (size_t i = 0; i < n; ++i) s = s * 31 + p[i];
@@ -60,6 +69,14 @@ int main() {
     CHECK(cudaMemcpy(out.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
     for (int i = 0; i < n; ++i) EXPECT(out[i] == in[i] * 2.0f + 1.0f + float((i % 64) * 3));
     std::printf("scale: out[999] = %.2f\n", out[999]);
+
+    // Dynamic shared memory: 4 blocks of 250 threads reverse their slices of d_out.
+    reverse_blocks<<<4, 250, 250 * sizeof(float)>>>(d_out);
+    CHECK(cudaGetLastError());
+    std::vector<float> rev(n);
+    CHECK(cudaMemcpy(rev.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; ++i) EXPECT(rev[i] == out[(i / 250) * 250 + 249 - i % 250]);
+    std::printf("dynamic shared: rev[0] = %.2f\n", rev[0]);
 
     // Host to host and the default direction.
     std::vector<float> h2(n);

@@ -29,6 +29,12 @@ bool CommandProcessor::pending() const {
     return false;
 }
 
+bool CommandProcessor::copy_running() const {
+    for (int o : m_copy_owner)
+        if (o >= 0) return true;
+    return false;
+}
+
 void CommandProcessor::thread() {
     sc_core::sc_event_or_list any;
     any |= m_kick;
@@ -105,12 +111,9 @@ int CommandProcessor::free_copy_engine(DmaDescriptor::Kind kind) const {
 bool CommandProcessor::try_start(uint32_t ch) {
     Channel& c = m_channels[ch];
     const Command& cmd = c.queue.front();
-    const bool kernel_running = m_compute_owner >= 0;
-    bool copy_running = false;
-    for (int o : m_copy_owner) copy_running |= o >= 0;
     switch (cmd.kind) {
     case Command::Kind::Copy: {
-        if (!m_cfg.pcie.overlap && kernel_running) return false;
+        if (!m_cfg.pcie.overlap && kernel_running()) return false;
         const int e = free_copy_engine(cmd.copy.kind);
         if (e < 0) return false;
         account_overlap();
@@ -120,7 +123,7 @@ bool CommandProcessor::try_start(uint32_t ch) {
         return true;
     }
     case Command::Kind::Launch:
-        if (kernel_running || (!m_cfg.pcie.overlap && copy_running)) return false;
+        if (kernel_running() || (!m_cfg.pcie.overlap && copy_running())) return false;
         account_overlap();
         m_compute_owner = int(ch);
         m_compute.start(cmd.launch);
@@ -190,9 +193,7 @@ void CommandProcessor::drop_queued() {
 
 void CommandProcessor::account_overlap() {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    bool copy_running = false;
-    for (int o : m_copy_owner) copy_running |= o >= 0;
-    if (copy_running && m_compute_owner >= 0) m_overlap += now - m_last_change;
+    if (copy_running() && kernel_running()) m_overlap += now - m_last_change;
     m_last_change = now;
 }
 

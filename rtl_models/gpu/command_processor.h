@@ -51,6 +51,8 @@ public:
     uint32_t submitted(uint32_t channel) const { return m_channels[channel].submitted; }
     uint32_t completed(uint32_t channel) const { return m_channels[channel].completed; }
     bool pending() const;
+    bool kernel_running() const { return m_compute_owner >= 0; }
+    bool copy_running() const;
 
     reg::FaultCode fault_code() const { return m_code; }
     const std::string& fault() const { return m_fault; }

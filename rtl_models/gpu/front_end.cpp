@@ -47,6 +47,8 @@ uint32_t FrontEnd::status() const {
     default: s |= reg::kStatusKernelFault; break;
     }
     if (m_cp->pending()) s |= reg::kStatusPending;
+    if (m_cp->kernel_running()) s |= reg::kStatusKernelBusy;
+    if (m_cp->copy_running()) s |= reg::kStatusDmaBusy;
     return s;
 }
 

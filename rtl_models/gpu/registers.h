@@ -8,7 +8,7 @@ namespace gpusim::reg {
 
 enum : uint32_t {
     kId = 0x00,           // RO  0x47505553 ("GPUS")
-    kStatus = 0x04,       // RO  bit0 kernel running, bit1 DMA busy, bit2 kernel fault, bit3 DMA fault, bit4 launch rejected,
+    kStatus = 0x04,       // RO  bit0 kernel running, bit1 copy running, bit2 kernel fault, bit3 DMA fault, bit4 launch rejected,
                           //     bit5 work pending in some channel
     kIrq = 0x08,          // RW1C bit0 kernel done, bit1 DMA done, bit2 fault
     kControl = 0x0C,      // WO  bit0 clear faults
