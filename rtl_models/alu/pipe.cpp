@@ -13,11 +13,12 @@ const char* pipe_name(PipeKind p) {
 
 Pipe::Pipe(const sc_core::sc_module_name& name, const PipeConfig& cfg, uint32_t schedulers)
     : UnitModule(name), m_cfg(cfg), m_scale(uint64_t(cfg.lanes) * 1000),
-      m_free(cfg.per_scheduler ? std::max(schedulers, 1u) : 1, 0) {}
+      m_free(cfg.per_scheduler ? std::max(schedulers, 1u) : 1, 0), m_next(m_free.size(), 0) {}
 
 uint64_t Pipe::accept(uint32_t inst, uint64_t cycle, uint32_t interval_milli) {
     uint64_t units = uint64_t(kWarpSize) * interval_milli;
     m_free[inst] = std::max(m_free[inst], cycle * m_scale) + units;
+    m_next[inst] = m_free[inst] / m_scale;
     ++m_warps;
     m_busy_units += units;
     return (units + m_scale - 1) / m_scale;

@@ -21,9 +21,9 @@ public:
     // The copy of the pipe that scheduler `s` issues to.
     uint32_t instance(uint32_t scheduler) const { return m_cfg.per_scheduler ? scheduler : 0; }
     // Whether the copy has lanes left in `cycle` (a wide pipe takes several warps in one cycle).
-    bool free_at(uint32_t inst, uint64_t cycle) const { return m_free[inst] < (cycle + 1) * m_scale; }
+    bool free_at(uint32_t inst, uint64_t cycle) const { return m_next[inst] <= cycle; }
     // First cycle in which the copy can take another warp instruction.
-    uint64_t next_free(uint32_t inst) const { return m_free[inst] / m_scale; }
+    uint64_t next_free(uint32_t inst) const { return m_next[inst]; }
     // Takes a warp instruction at `cycle`; returns the cycles it occupies the pipe (rounded up).
     uint64_t accept(uint32_t inst, uint64_t cycle, uint32_t interval_milli);
     bool exclusive() const { return m_cfg.exclusive; }
@@ -34,6 +34,7 @@ private:
     PipeConfig m_cfg;
     uint64_t m_scale;                 // time units per cycle: lanes * 1000
     std::vector<uint64_t> m_free;     // per copy: when it can take the next warp, in time units
+    std::vector<uint64_t> m_next;     // the same in whole cycles (m_free / m_scale), kept to avoid a division per query
     uint64_t m_warps = 0;
     uint64_t m_busy_units = 0;
 };

@@ -18,7 +18,12 @@ struct CandidateOrder {
     const uint32_t* warps = nullptr;
     size_t count = 0;
     size_t start = 0;
-    uint32_t operator[](size_t k) const { return warps[(start + k) % count]; }
+    // start < count and k < count, so one subtraction replaces the modulo (a division per
+    // candidate was the hottest instruction of the timing mode).
+    uint32_t operator[](size_t k) const {
+        const size_t i = start + k;
+        return warps[i < count ? i : i - count];
+    }
 };
 
 // A scheduling policy, chosen by name in the config (scheduler.policy).
@@ -55,6 +60,15 @@ public:
     enum class Stall : uint8_t { NoWarp, Dependency, PipeBusy, Barrier, Dispatch, Count };
     void stalled(Stall why, uint64_t cycles) { m_stalls[int(why)] += cycles; }
 
+    // After a scan that found nothing to issue: none of the scheduler's warps can issue before
+    // `until` (a lower bound the SM computed), so the SM skips its scans until then. Only a barrier
+    // release or a new warp can make that earlier; the SM then wakes it.
+    void sleep(uint64_t until, Stall why) { m_wake_at = until; m_sleep_why = why; }
+    void wake() { m_wake_at = 0; }
+    bool asleep(uint64_t cycle) const { return m_wake_at > cycle; }
+    uint64_t wake_at() const { return m_wake_at; }
+    Stall sleep_reason() const { return m_sleep_why; }
+
     void report(nlohmann::json& out) const override;
 
 private:
@@ -64,6 +78,8 @@ private:
     uint64_t m_last_issue = UINT64_MAX;
     uint64_t m_issued = 0;
     uint64_t m_stalls[int(Stall::Count)] = {};
+    uint64_t m_wake_at = 0;
+    Stall m_sleep_why = Stall::NoWarp;
 };
 
 } // namespace gpusim

@@ -248,6 +248,7 @@ void SmCore::release_barrier(Cta& cta, uint32_t id) {
             w.ready_at = std::max(w.ready_at, now + m_barrier.release_latency());
         }
     }
+    wake_schedulers();
 }
 
 // bar.red results reach every thread that waited: the count of true predicates, or whether all or

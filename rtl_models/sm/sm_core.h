@@ -114,11 +114,12 @@ private:
     void release_barrier(Cta& cta, uint32_t id);
     void deliver_reduction(Warp& w, const BarrierUnit::Barrier& b);
     // Timing mode (sm_timing.cpp).
-    bool try_issue(uint32_t sched, uint64_t t, bool& exclusive_used, int& why);
+    bool try_issue(uint32_t sched, uint64_t t, bool& exclusive_used, int& why, uint64_t& next);
     void issue_timed(Warp& w, uint32_t sched, uint64_t t);
     uint64_t operand_ready(const Warp& w, const Inst& in) const;
+    uint64_t issue_ready(Warp& w, const Inst& in) const;
     uint64_t memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal);
-    uint64_t next_event(uint64_t t) const;
+    void wake_schedulers();
     void enqueue_warp(uint32_t slot);
     void retire_warp(Warp& w);
     void check_deadlock() const;

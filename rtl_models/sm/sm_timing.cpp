@@ -45,7 +45,14 @@ void SmCore::enqueue_warp(uint32_t slot) {
     w.pred_ready.assign(m_ctx.kernel->num_preds, 0);
     w.ready_at = u.now;
     w.mem_done = 0;
+    w.operands_pc = UINT32_MAX;
     u.schedulers[w.scheduler]->add(slot, m_age++);
+    u.schedulers[w.scheduler]->wake();
+}
+
+void SmCore::wake_schedulers() {
+    if (m_units)
+        for (auto& s : m_units->schedulers) s->wake();
 }
 
 // The cycle from which the instruction's sources (and destinations, for write-after-write) are
@@ -65,14 +72,26 @@ uint64_t SmCore::operand_ready(const Warp& w, const Inst& in) const {
     return r;
 }
 
-// Offers the scheduler's warps in policy order; issues the first that can go. `why` receives the
-// reason the best candidate could not.
-bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why) {
+// The cycle from which the warp's next instruction may issue as far as the warp itself is
+// concerned: its dispatch slot and its operands.
+uint64_t SmCore::issue_ready(Warp& w, const Inst& in) const {
+    if (w.operands_pc != w.pc) {
+        w.operands_at = operand_ready(w, in);
+        w.operands_pc = w.pc;
+    }
+    return std::max(w.ready_at, w.operands_at);
+}
+
+// Offers the scheduler's warps in policy order; issues the first that can go. Otherwise `why`
+// receives the reason the best candidate could not, and `next` a lower bound on the cycle at which
+// any of them could (the scheduler sleeps until then).
+bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, uint64_t& next) {
     TimingUnits& u = *m_units;
     const Inst* code = m_ctx.kernel->code.data();
     const uint32_t n = uint32_t(m_ctx.kernel->code.size());
     int first_blocked = -1;
     bool at_barrier = false;
+    next = UINT64_MAX;
     const CandidateOrder order = u.schedulers[s]->candidates();
     for (size_t k = 0; k < order.count; ++k) {
         const uint32_t wi = order[k];
@@ -87,13 +106,15 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why) {
         }
         const Inst& in = code[w.pc];
         Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
-        // The cheap test first: most candidates of a busy cycle wait for their pipe.
+        const uint64_t ready = issue_ready(w, in);
         if (!p.free_at(p.instance(s), t) || exclusive_used) {
             if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
+            next = std::min(next, std::max({ready, p.next_free(p.instance(s)), t + 1}));
             continue;
         }
-        if (std::max(w.ready_at, operand_ready(w, in)) > t) {
+        if (ready > t) {
             if (first_blocked < 0) first_blocked = int(Stall::Dependency);
+            next = std::min(next, ready);
             continue;
         }
         if (p.exclusive()) {
@@ -101,6 +122,7 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why) {
             for (const auto& sc : u.schedulers) others |= sc->issued_at(t);
             if (others) {
                 if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
+                next = std::min(next, t + 1);
                 continue;
             }
             exclusive_used = true;
@@ -186,6 +208,7 @@ void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     ++m_stats.by_class[int(in.op_class)];
     m_stats.thread_instructions += lane_count(w.active);
     execute(w, in);
+    w.operands_pc = UINT32_MAX;
 
     Pipe& p = u.pipe(op.pipe);
     uint64_t occupied = p.accept(p.instance(s), t, std::max(interval, 1u));
@@ -209,24 +232,6 @@ void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     if (w.state == Warp::State::Done) retire_warp(w);
 }
 
-uint64_t SmCore::next_event(uint64_t t) const {
-    const TimingUnits& u = *m_units;
-    const uint32_t n = uint32_t(m_ctx.kernel->code.size());
-    uint64_t next = UINT64_MAX;
-    for (uint32_t k = 0; k < m_warps.size(); ++k) {
-        if (!m_warp_used[k]) continue;
-        const Warp& w = m_warps[k];
-        if (w.state != Warp::State::Ready) continue;
-        if (!settled(w, n)) return t + 1;
-        const Inst& in = m_ctx.kernel->code[w.pc];
-        const Pipe& p = *u.pipes[int(u.cfg.ops[int(in.op_class)].pipe)];
-        uint64_t at = std::max({w.ready_at, operand_ready(w, in), p.next_free(p.instance(w.scheduler)),
-                                u.schedulers[w.scheduler]->busy_until()});
-        next = std::min(next, at);
-    }
-    return next == UINT64_MAX ? next : std::max(next, t + 1);
-}
-
 uint64_t SmCore::step_until(uint64_t until) {
     TimingUnits& u = *m_units;
     const uint64_t issued_before = m_stats.warp_instructions;
@@ -243,15 +248,26 @@ uint64_t SmCore::step_until(uint64_t until) {
             WarpScheduler& sc = *u.schedulers[s];
             why[s] = -1;
             if (!sc.ready(t)) { why[s] = int(Stall::Dispatch); continue; }
+            if (sc.asleep(t)) { why[s] = int(sc.sleep_reason()); continue; }
             uint32_t issued = 0;
             int reason = -1;
-            while (issued < sc.dispatch_width() && try_issue(uint32_t(s), t, exclusive_used, reason)) ++issued;
-            if (issued) any = true; else why[s] = reason;
+            uint64_t wake = 0;
+            while (issued < sc.dispatch_width() && try_issue(uint32_t(s), t, exclusive_used, reason, wake)) ++issued;
+            if (issued) {
+                any = true;
+            } else {
+                why[s] = reason;
+                sc.sleep(wake, Stall(reason));
+            }
         }
         for (uint32_t wi : m_retire)
             if (m_warp_used[wi] && m_warps[wi].state == Warp::State::Done) retire_warp(m_warps[wi]);
         m_retire.clear();
-        uint64_t next = any ? t + 1 : next_event(t);
+        uint64_t next = t + 1;
+        if (!any) {
+            next = UINT64_MAX;
+            for (const auto& sc : u.schedulers) next = std::min(next, std::max(sc->wake_at(), sc->busy_until()));
+        }
         if (next == UINT64_MAX) {
             if (m_resident == 0) break;
             check_deadlock();

@@ -68,6 +68,10 @@ struct Warp {
     uint64_t mem_done = 0;           // completion of the warp's outstanding memory accesses (membar waits)
     uint64_t barrier_since = 0;      // cycle it arrived at its barrier
     uint32_t scheduler = 0;
+    // operand_ready of the instruction at `operands_pc`, kept until the warp issues again (only
+    // its own issues change its scoreboard).
+    uint32_t operands_pc = UINT32_MAX;
+    uint64_t operands_at = 0;
 
     uint64_t* row(Row r) { return regs.data() + size_t(r) * kWarpSize; }
 };

@@ -6,8 +6,20 @@
 
 namespace gpusim {
 
+namespace {
+int log2_exact(uint64_t v) { return v && !(v & (v - 1)) ? __builtin_ctzll(v) : -1; }
+} // namespace
+
 SharedMemory::SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg)
-    : UnitModule(name), m_cfg(cfg) {}
+    : UnitModule(name), m_cfg(cfg) {
+    const int unit = log2_exact(cfg.interleave_bytes), banks = log2_exact(cfg.banks),
+              row = log2_exact(uint64_t(cfg.banks) * cfg.bank_width_bytes);
+    m_shifts = unit >= 0 && banks >= 0 && row >= 0;
+    if (m_shifts) {
+        m_unit_shift = unit;
+        m_row_shift = row;
+    }
+}
 
 uint32_t SharedMemory::group_threads(uint32_t width) const {
     uint32_t unit = m_cfg.split_wide ? std::min(width, m_cfg.bank_width_bytes) : width;
@@ -15,24 +27,50 @@ uint32_t SharedMemory::group_threads(uint32_t width) const {
     return std::clamp<uint32_t>(per_pass, 1, std::min<uint32_t>(m_cfg.max_group_threads, kWarpSize));
 }
 
-// Each bank serves one row per pass; the access needs as many passes as the busiest bank has rows.
+// Each bank serves one row per pass; the access needs as many passes as the busiest bank has
+// distinct rows. The (row, bank) pairs the lanes touch are sorted, so duplicates (broadcasts)
+// are adjacent and each bank's distinct rows are counted in one sweep.
 uint32_t SharedMemory::group_passes(const uint64_t* addr, LaneMask group, uint32_t width) const {
     constexpr int kMaxBanks = 64;
-    uint64_t rows[kMaxBanks][kWarpSize * 4];
-    uint32_t counts[kMaxBanks] = {};
-    const uint64_t row_bytes = uint64_t(m_cfg.banks) * m_cfg.bank_width_bytes;
-    uint32_t worst = 0;
+    constexpr uint32_t kMaxKeys = kWarpSize * 8;
+    // The common cases first: every bank sees one row (distinct banks, or a broadcast).
+    {
+        uint64_t seen = 0, first_row[kMaxBanks];
+        bool conflict = false;
+        for (LaneMask m = group; m && !conflict; m &= m - 1) {
+            const uint64_t a0 = addr[__builtin_ctz(m)];
+            for (uint64_t a = a0; a < a0 + width; a += m_cfg.interleave_bytes) {
+                uint64_t bank, row;
+                locate(a, bank, row);
+                if (!(seen >> bank & 1)) {
+                    seen |= uint64_t(1) << bank;
+                    first_row[bank] = row;
+                } else if (first_row[bank] != row) {
+                    conflict = true;
+                    break;
+                }
+            }
+        }
+        if (!conflict) return 1;
+    }
+    uint64_t keys[kMaxKeys];
+    uint32_t n = 0;
     for_lanes(group, [&](int l) {
         // A wide access touches every interleave unit it covers.
-        for (uint64_t a = addr[l]; a < addr[l] + width; a += m_cfg.interleave_bytes) {
-            uint32_t bank = uint32_t((a / m_cfg.interleave_bytes) % m_cfg.banks);
-            uint64_t row = a / row_bytes;
-            uint32_t& n = counts[bank];
-            if (std::find(rows[bank], rows[bank] + n, row) == rows[bank] + n && n < kWarpSize * 4) rows[bank][n++] = row;
-            worst = std::max(worst, n);
+        for (uint64_t a = addr[l]; a < addr[l] + width && n < kMaxKeys; a += m_cfg.interleave_bytes) {
+            uint64_t bank, row;
+            locate(a, bank, row);
+            keys[n++] = row * kMaxBanks + bank;
         }
     });
-    return std::max(worst, 1u);
+    std::sort(keys, keys + n);
+    uint32_t counts[kMaxBanks] = {};
+    uint32_t worst = 1;
+    for (uint32_t k = 0; k < n; ++k) {
+        if (k > 0 && keys[k] == keys[k - 1]) continue;
+        worst = std::max(worst, ++counts[keys[k] % kMaxBanks]);
+    }
+    return worst;
 }
 
 // cc 1.x: each pass serves the threads of one broadcast word and one address in every other bank.

@@ -35,7 +35,19 @@ private:
     uint64_t m_passes = 0;
     uint64_t m_conflict_passes = 0;
     uint64_t m_conflicted_accesses = 0;
+    bool m_shifts = false;            // banks, interleave and row size are powers of two
+    int m_unit_shift = 0, m_row_shift = 0;
 
+    // The bank and row of an address; shifts where the geometry is a power of two (every config).
+    void locate(uint64_t a, uint64_t& bank, uint64_t& row) const {
+        if (m_shifts) {
+            bank = (a >> m_unit_shift) & (m_cfg.banks - 1);
+            row = a >> m_row_shift;
+        } else {
+            bank = (a / m_cfg.interleave_bytes) % m_cfg.banks;
+            row = a / (uint64_t(m_cfg.banks) * m_cfg.bank_width_bytes);
+        }
+    }
     uint32_t group_threads(uint32_t width) const;
     uint32_t group_passes(const uint64_t* addr, LaneMask group, uint32_t width) const;
     uint32_t single_broadcast_passes(const uint64_t* addr, LaneMask group) const;
