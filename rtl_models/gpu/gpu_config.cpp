@@ -190,6 +190,15 @@ void read_timing(Reader& r, GpuConfig& c) {
     r.get("l1", "caches_global", t.memory.l1_caches_global);
     read_cache(r, "l2", t.memory.l2);
     r.get("dram", "latency", t.memory.dram_latency);
+    r.get("dram", "channels", t.memory.dram_channels);
+    r.get("dram", "bandwidth_gb_s", t.memory.dram_bandwidth_gb_s);
+    r.get("dram", "interleave_bytes", t.memory.dram_interleave_bytes);
+    r.get("sim", "dram_window_cycles", t.memory.dram_window_cycles);
+    r.require(t.memory.dram_window_cycles >= 1, "sim.dram_window_cycles must be at least 1");
+    r.require(t.memory.dram_channels >= 1 && t.memory.dram_bandwidth_gb_s > 0 && t.memory.dram_interleave_bytes >= 1,
+              "dram.channels, dram.bandwidth_gb_s and dram.interleave_bytes must be positive");
+    // GB/s over MHz is 1000 bytes per cycle.
+    t.memory.dram_bytes_per_cycle = t.memory.dram_bandwidth_gb_s * 1000.0 / c.core_clock_mhz / std::max(t.memory.dram_channels, 1u);
     r.get("memory", "coalescing", t.memory.coalescing);
     r.get("memory", "transaction_cycles", t.memory.transaction_cycles);
     r.require(t.memory.coalescing == "cc10" || t.memory.coalescing == "cc12" || t.memory.coalescing == "cc20" ||

@@ -18,11 +18,11 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
         uint32_t lat;
         if (kind == Kind::Load) {
             // The L2 latency is the whole trip from the SM, L1 lookup included.
-            lat = cached && m_l1.access(t.address) ? m_l1.latency() : m_l2.read(t.address, t.bytes);
+            lat = cached && m_l1.access(t.address) ? m_l1.latency() : m_l2.read(t.address, t.bytes, m_now);
         } else {
             // Stores write through to L2 (and drop the L1 copy); atomics are performed at the L2.
             if (m_l1.present()) m_l1.invalidate(t.address);
-            lat = m_l2.write(t.address, t.bytes);
+            lat = m_l2.write(t.address, t.bytes, m_now);
         }
         worst = std::max(worst, lat);
     }

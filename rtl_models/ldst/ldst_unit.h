@@ -27,7 +27,9 @@ public:
     // A warp access of `width` bytes per thread; `local` for local memory (always cached in L1).
     Cost access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local);
     // Latency of fetching the line at `addr` for another cache of the SM (the constant cache).
-    uint32_t fill(uint64_t addr, uint32_t bytes) { return m_l2.read(addr, bytes); }
+    uint32_t fill(uint64_t addr, uint32_t bytes) { return m_l2.read(addr, bytes, m_now); }
+    // The chip cycle of the accesses that follow (the SM's cycle plus its offset from chip time).
+    void set_now(uint64_t cycle) { m_now = cycle; }
 
     void report(nlohmann::json& out) const override;
 
@@ -38,6 +40,7 @@ private:
     L2Cache& m_l2;
     std::vector<Transaction> m_txns;
     uint64_t m_accesses = 0, m_transactions = 0;
+    uint64_t m_now = 0;
 };
 
 } // namespace gpusim

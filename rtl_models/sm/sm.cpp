@@ -46,6 +46,7 @@ void Sm::run_launch() {
         if (m_core.idle() || m_dispatcher->aborted()) break;
         uint64_t before = m_core.cycles();
         m_core.set_time_ns(uint64_t(m_qk.get_current_time().to_seconds() * 1e9));
+        m_core.set_chip_cycle(uint64_t(m_qk.get_current_time() / m_cycle + 0.5));
         try {
             // Timing mode runs a quantum of cycles; functional mode a quantum's worth of issue slots.
             if (m_core.timing()) m_core.step_until(before + quantum);

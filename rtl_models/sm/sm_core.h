@@ -71,6 +71,9 @@ public:
 
     uint64_t cycles() const { return m_clock.cycles(); }
     void set_time_ns(uint64_t ns) { m_ctx.time_ns = ns; }
+    // The chip-wide cycle that the SM's current cycle corresponds to (its local time), so that
+    // shared resources (device memory channels) see all SMs on one time base.
+    void set_chip_cycle(uint64_t chip) { m_chip_offset = int64_t(chip) - int64_t(m_clock.cycles()); }
     SmStats stats() const;
     // Every unit's statistics, keyed by the unit's name within the SM.
     void report(nlohmann::json& out) const;
@@ -104,7 +107,8 @@ private:
     BarrierUnit m_barrier;
     ClockUnit m_clock;
     std::unique_ptr<TimingUnits> m_units;   // timing mode only
-    std::vector<uint32_t> m_retire;         // warps found finished while scheduling a cycle
+    std::vector<uint32_t> m_retire;
+    int64_t m_chip_offset = 0;              // chip cycle minus the SM's cycle         // warps found finished while scheduling a cycle
 
     void init_warp(Warp& w, const Cta& cta, uint32_t warp_in_cta);
     uint64_t run_warp(Warp& w, uint64_t budget);

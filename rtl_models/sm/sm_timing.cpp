@@ -152,6 +152,7 @@ uint64_t SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& pass
             for_lanes(m, [&](int l) { addr[l] -= off; });
         }
     }
+    u.ldst.set_now(uint64_t(std::max<int64_t>(int64_t(m_units->now) + m_chip_offset, 0)));
     const LdstUnit::Kind kind = (in.dest_flags & kMemAtomic) ? LdstUnit::Kind::Atomic
                                 : (in.dest_flags & kMemStore) ? LdstUnit::Kind::Store : LdstUnit::Kind::Load;
     switch (space) {

@@ -63,6 +63,11 @@ struct MemoryTimingConfig {
     bool l1_caches_global = true;
     CacheConfig l2;                    // per chip
     uint32_t dram_latency = 400;       // cycles beyond the L2 (or beyond the SM when there is no L2)
+    uint32_t dram_channels = 6;        // memory controllers, each with its share of the bandwidth
+    double dram_bandwidth_gb_s = 177.4;
+    uint32_t dram_interleave_bytes = 256;   // consecutive bytes on one channel
+    double dram_bytes_per_cycle = 21.1;     // per channel, per core cycle (derived at load)
+    uint32_t dram_window_cycles = 64;       // bandwidth is accounted per window of this many cycles
     uint32_t transaction_cycles = 2;   // LD/ST pipe cycles each extra transaction of a warp adds
 };
 

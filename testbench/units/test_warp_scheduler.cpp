@@ -1,0 +1,70 @@
+// Testbench of the WarpScheduler unit (rtl_models/scheduler): the three policies' candidate
+// order, serial dispatch, and sleeping until a given cycle.
+#define BOOST_TEST_MODULE warp_scheduler
+#include <boost/test/unit_test.hpp>
+
+#include <stdexcept>
+#include <vector>
+
+#include "common/addresses.h"
+#include "scheduler/warp_scheduler.h"
+
+using namespace gpusim;
+using gpusim::test::strided;
+
+namespace {
+std::vector<uint32_t> listed(WarpScheduler& s) {
+    CandidateOrder o = s.candidates();
+    std::vector<uint32_t> v;
+    for (size_t k = 0; k < o.count; ++k) v.push_back(o[k]);
+    return v;
+}
+} // namespace
+
+BOOST_AUTO_TEST_CASE(scheduling_policies_order_candidates) {
+    SchedulerConfig c;
+    c.policy = "lrr";
+    WarpScheduler lrr("lrr", c);
+    for (uint32_t w : {0u, 2u, 4u}) lrr.add(w, w);
+    lrr.issued(2, 0, 1);
+    BOOST_TEST((listed(lrr) == std::vector<uint32_t>{4, 0, 2}));
+    c.policy = "gto";
+    WarpScheduler gto("gto", c);
+    for (uint32_t w : {4u, 0u, 2u}) gto.add(w, 10 - w);        // warp 4 is the oldest
+    BOOST_TEST((listed(gto) == std::vector<uint32_t>{4, 2, 0}));
+    gto.issued(0, 0, 1);
+    BOOST_TEST((listed(gto) == std::vector<uint32_t>{0, 4, 2}));
+    c.policy = "two_level";
+    c.active_warps = 2;
+    WarpScheduler two("two", c);
+    for (uint32_t w : {1u, 3u, 5u}) two.add(w, w);
+    BOOST_TEST((listed(two) == std::vector<uint32_t>{1, 3}));
+    two.long_stall(1);
+    BOOST_TEST((listed(two) == std::vector<uint32_t>{3, 5}));
+    c.policy = "fifo";
+    BOOST_CHECK_THROW(WarpScheduler("bad", c), std::runtime_error);
+}
+
+BOOST_AUTO_TEST_CASE(serial_dispatch_holds_the_scheduler_while_it_feeds_the_pipe) {
+    SchedulerConfig c;
+    c.serial_dispatch = true;
+    WarpScheduler s("serial", c);
+    s.add(0, 0);
+    BOOST_TEST(s.ready(10));
+    s.issued(0, 10, 4);
+    BOOST_TEST(!s.ready(13));
+    BOOST_TEST(s.ready(14));
+    BOOST_TEST(s.issued_at(10));
+}
+
+BOOST_AUTO_TEST_CASE(a_sleeping_scheduler_skips_cycles_until_it_is_woken) {
+    SchedulerConfig c;
+    WarpScheduler s("sleepy", c);
+    s.sleep(50, WarpScheduler::Stall::Dependency);
+    BOOST_TEST(s.asleep(49));
+    BOOST_TEST(!s.asleep(50));
+    BOOST_TEST(s.wake_at() == 50u);
+    BOOST_TEST(int(s.sleep_reason()) == int(WarpScheduler::Stall::Dependency));
+    s.wake();
+    BOOST_TEST(!s.asleep(0));
+}
