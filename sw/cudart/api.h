@@ -16,7 +16,8 @@ namespace gpusim::cudart {
 
 inline cudaError_t fail(Context& c, Error code, const char* what, bool sticky) {
     static const bool verbose = std::getenv("GPUSIM_VERBOSE") != nullptr;
-    if (sticky || verbose) std::fprintf(stderr, "gpusim: %s\n", what);
+    // Kernel faults and a model that cannot start (a bad GPUSIM_CONFIG) are always explained.
+    if (sticky || verbose || code == Error::InitializationError) std::fprintf(stderr, "gpusim: %s\n", what);
     c.last_error = cudaError_t(code);
     if (sticky) c.sticky = cudaError_t(code);
     return cudaError_t(code);
