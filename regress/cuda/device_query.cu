@@ -1,5 +1,14 @@
-// Device query: count, selection, properties and attributes agree with each other.
+// Device query: count, selection, properties and attributes agree with each other; a kernel's
+// attributes, occupancy and cache preferences.
 #include "check.h"
+
+__global__ void staged(float* out, int n) {
+    __shared__ float tile[256];
+    int t = threadIdx.x;
+    tile[t] = float(t);
+    __syncthreads();
+    if (t < n) out[t] = tile[255 - t];
+}
 
 int main() {
     int count = 0, dev = -1;
@@ -42,6 +51,24 @@ int main() {
     size_t free_b = 0, total = 0;
     CHECK(cudaMemGetInfo(&free_b, &total));
     EXPECT(total == p.totalGlobalMem && free_b <= total);
+    cudaFuncAttributes fa;
+    CHECK(cudaFuncGetAttributes(&fa, staged));
+    EXPECT(fa.sharedSizeBytes == 256 * sizeof(float));
+    EXPECT(fa.maxThreadsPerBlock >= 256 && fa.maxThreadsPerBlock <= p.maxThreadsPerBlock);
+    EXPECT(fa.numRegs > 0);
+    int blocks = 0;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, staged, 256, 0));
+    EXPECT(blocks >= 1);
+    CHECK(cudaFuncSetCacheConfig(staged, cudaFuncCachePreferShared));
+    CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferL1));
+    CHECK(cudaFuncSetAttribute(staged, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024));
+    float* out;
+    CHECK(cudaMalloc(&out, 256 * sizeof(float)));
+    staged<<<1, 256, 1024>>>(out, 256);
+    float last = 0;
+    CHECK(cudaMemcpy(&last, out + 255, sizeof last, cudaMemcpyDeviceToHost));
+    EXPECT(last == 0.0f);
+    CHECK(cudaFree(out));
     std::printf("device_query: %d device(s), warp size %d, %s\n", count, p.warpSize,
                 cudaGetErrorString(cudaSuccess));
     return 0;

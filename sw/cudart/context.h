@@ -51,6 +51,7 @@ public:
     cudaError_t last_error = 0;
     cudaError_t sticky = 0;
     int device_flags = 0;
+    int cache_config = 0;            // cudaFuncCachePreferNone
     size_t printf_fifo = 1 << 20;
     size_t stack_bytes = 1024;
 

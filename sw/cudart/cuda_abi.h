@@ -149,10 +149,31 @@ struct cudaDeviceProp {
     int reserved[56];
 };
 
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes;
+    size_t constSizeBytes;
+    size_t localSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int ptxVersion;
+    int binaryVersion;
+    int cacheModeCA;
+    int maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout;
+    int clusterDimMustBeSet;
+    int requiredClusterWidth;
+    int requiredClusterHeight;
+    int requiredClusterDepth;
+    int clusterSchedulingPolicyPreference;
+    int nonPortableClusterSizeAllowed;
+    int reserved[16];
+};
+
 } // extern "C"
 
 static_assert(sizeof(cudaDeviceProp) == 1008, "cudaDeviceProp must match CUDA 13's layout");
 static_assert(offsetof(cudaDeviceProp, totalGlobalMem) == 288, "cudaDeviceProp layout");
 static_assert(offsetof(cudaDeviceProp, multiProcessorCount) == 384, "cudaDeviceProp layout");
 static_assert(offsetof(cudaDeviceProp, asyncEngineCount) == 584, "cudaDeviceProp layout");
+static_assert(sizeof(cudaFuncAttributes) == 144, "cudaFuncAttributes must match CUDA 13's layout");
 static_assert(sizeof(cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms must match CUDA 13's layout");

@@ -1,0 +1,105 @@
+// Kernel attributes, occupancy, and cache preferences.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cudart/api.h"
+#include "sm/sm_core.h"
+
+using namespace gpusim;
+using namespace gpusim::cudart;
+
+namespace {
+constexpr int kAttrMaxDynamicShared = 8;      // cudaFuncAttributeMaxDynamicSharedMemorySize
+constexpr int kAttrCarveout = 9;              // cudaFuncAttributePreferredSharedMemoryCarveout
+
+// Blocks of `threads` threads and `dynamic_shared` bytes that fit on one SM at once.
+uint32_t blocks_per_sm(const GpuConfig& cfg, const KernelInfo& k, uint32_t threads, size_t dynamic_shared) {
+    LaunchInfo probe;
+    probe.kernel = k.image;
+    probe.block = Dim3{threads, 1, 1};
+    probe.dynamic_shared = uint32_t(dynamic_shared);
+    return SmCore::occupancy_limit(cfg.sm, probe);
+}
+} // namespace
+
+CUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
+    return guard([&](Context& c) {
+        require(attr, "cudaFuncGetAttributes: null pointer");
+        const KernelInfo& k = c.kernel(func);
+        const GpuConfig& cfg = c.rt().config();
+        const KernelImage& img = *k.image;
+        *attr = cudaFuncAttributes{};
+        attr->sharedSizeBytes = img.static_shared_bytes;
+        attr->localSizeBytes = img.local_bytes;
+        attr->numRegs = int(img.regs_per_thread);
+        // The largest block (in whole warps) that fits on an SM with this kernel's registers.
+        uint32_t threads = cfg.max_threads_per_block / 32 * 32;
+        while (threads > 32 && blocks_per_sm(cfg, k, threads, 0) == 0) threads -= 32;
+        attr->maxThreadsPerBlock = int(threads);
+        const int cc = (cfg.compute_capability[0] - '0') * 10 + (cfg.compute_capability.size() > 2 ? cfg.compute_capability[2] - '0' : 0);
+        attr->ptxVersion = cc;
+        attr->binaryVersion = cc;
+        attr->maxDynamicSharedSizeBytes = int(cfg.max_shared_per_block - std::min(img.static_shared_bytes, cfg.max_shared_per_block));
+        attr->preferredShmemCarveout = -1;
+    });
+}
+
+CUDART_API cudaError_t cudaFuncSetAttribute(const void* func, int attr, int value) {
+    return guard([&](Context& c) {
+        const KernelInfo& k = c.kernel(func);
+        const GpuConfig& cfg = c.rt().config();
+        if (attr == kAttrMaxDynamicShared) {
+            require(value >= 0 && uint64_t(value) + k.image->static_shared_bytes <= cfg.max_shared_per_block,
+                    "cudaFuncSetAttribute: more dynamic shared memory than a block may have");
+            return;
+        }
+        if (attr == kAttrCarveout) {
+            require(value >= -1 && value <= 100, "cudaFuncSetAttribute: a carveout is a percentage, or -1");
+            return;   // a preference; the config fixes the split
+        }
+        throw RuntimeError(fmt::format("cudaFuncSetAttribute: attribute {} is not modelled", attr), Error::NotSupported);
+    });
+}
+
+// Cache preferences are hints, as on hardware whose L1/shared split is fixed: accepted, and the
+// config's split stays (smem and l1 sections).
+CUDART_API cudaError_t cudaFuncSetCacheConfig(const void* func, int config) {
+    return guard([&](Context& c) {
+        require(config >= 0 && config <= 3, "cudaFuncSetCacheConfig: unknown cache configuration");
+        c.kernel(func);
+    });
+}
+
+CUDART_API cudaError_t cudaDeviceSetCacheConfig(int config) {
+    return guard([&](Context& c) {
+        require(config >= 0 && config <= 3, "cudaDeviceSetCacheConfig: unknown cache configuration");
+        c.cache_config = config;
+    });
+}
+
+CUDART_API cudaError_t cudaDeviceGetCacheConfig(int* config) {
+    return guard([&](Context& c) {
+        require(config, "cudaDeviceGetCacheConfig: null pointer");
+        *config = c.cache_config;
+    });
+}
+
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block_size,
+                                                                    size_t dynamic_shared) {
+    return guard([&](Context& c) {
+        require(blocks, "cudaOccupancyMaxActiveBlocksPerMultiprocessor: null pointer");
+        require(block_size > 0, "cudaOccupancyMaxActiveBlocksPerMultiprocessor: block size must be positive");
+        const KernelInfo& k = c.kernel(func);
+        const GpuConfig& cfg = c.rt().config();
+        *blocks = uint32_t(block_size) > cfg.max_threads_per_block ? 0 : int(blocks_per_sm(cfg, k, uint32_t(block_size), dynamic_shared));
+    });
+}
+
+// The flags (cudaOccupancyDisableCachingOverride) concern caching, which does not change how many
+// blocks fit.
+CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* func, int block_size,
+                                                                             size_t dynamic_shared, unsigned int flags) {
+    if (flags > 1) return guard([](Context&) { throw RuntimeError("unknown occupancy flags"); });
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, func, block_size, dynamic_shared);
+}
