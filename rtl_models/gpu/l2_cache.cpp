@@ -34,9 +34,30 @@ uint32_t L2Cache::read(uint64_t addr, uint32_t bytes, uint64_t now) {
         m_dram_read_bytes += bytes;
         return m_dram_latency + dram(addr, bytes, now);
     }
-    if (m_tags.access(addr)) return m_tags.latency();
+    const uint64_t line = addr / m_tags.line_bytes();
+    if (m_tags.access(addr)) {
+        // A hit on a line whose fill is still on its way waits for the fill (the miss's MSHR).
+        auto it = m_filling.find(line);
+        if (it == m_filling.end()) return m_tags.latency();
+        if (it->second <= now + m_tags.latency()) {
+            m_filling.erase(it);
+            return m_tags.latency();
+        }
+        ++m_hits_under_miss;
+        return uint32_t(it->second - now);
+    }
     m_dram_read_bytes += m_tags.line_bytes();
-    return m_tags.latency() + m_dram_latency + dram(addr, m_tags.line_bytes(), now + m_tags.latency());
+    const uint32_t latency = m_tags.latency() + m_dram_latency + dram(addr, m_tags.line_bytes(), now + m_tags.latency());
+    if (m_filling.size() >= kMaxFilling) forget_filled(now);
+    m_filling[line] = now + latency;
+    return latency;
+}
+
+// Drops the fills that have completed by `now` (requests a quantum behind may still ask, but a
+// completed fill no longer delays them).
+void L2Cache::forget_filled(uint64_t now) {
+    for (auto it = m_filling.begin(); it != m_filling.end();)
+        it = it->second <= now ? m_filling.erase(it) : std::next(it);
 }
 
 uint32_t L2Cache::write(uint64_t addr, uint32_t bytes, uint64_t now) {
@@ -62,6 +83,7 @@ void L2Cache::report(nlohmann::json& out) const {
     stat(out, "dram_read_bytes", double(m_dram_read_bytes), "bytes", "bytes read from device memory");
     stat(out, "dram_write_bytes", double(m_dram_write_bytes), "bytes", "bytes written to device memory (through the L2, counted when written)");
     stat(out, "dram_busy_cycles", m_busy_cycles, "cycles", "cycles the device memory channels were transferring, summed over channels");
+    stat(out, "hits_under_miss", double(m_hits_under_miss), "lookups", "hits on a line still being filled, which waited for the fill");
     stat(out, "dram_channels", double(m_channels), "channels", "device memory channels");
     stat(out, "dram_queue_cycles", double(m_queue_cycles), "cycles", "cycles requests waited for a busy channel, summed");
 }

@@ -8,10 +8,12 @@
 // do not arrive in time order; bandwidth is therefore accounted per window of
 // sim.dram_window_cycles chip cycles: a transfer takes its bytes from the window of its cycle, or
 // from the first later window with room, and waits until that window starts. Bandwidth is exact
-// to a window; queueing is approximate to a window.
+// to a window; queueing is approximate to a window. A hit on a line whose fill has not arrived yet
+// waits for it, as a request merged into the miss's MSHR does.
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "ldst/tag_cache.h"
@@ -45,6 +47,11 @@ private:
     };
     std::vector<Window> m_windows;        // a ring of recent windows per channel
     uint64_t m_queue_cycles = 0;          // cycles requests waited for a busy channel
+    static constexpr size_t kMaxFilling = 4096;
+    std::unordered_map<uint64_t, uint64_t> m_filling;   // line -> chip cycle its fill completes
+    uint64_t m_hits_under_miss = 0;
+
+    void forget_filled(uint64_t now);
     double m_busy_cycles = 0;
 
     // Queueing delay of a transfer reaching device memory at `at`; occupies its channel.

@@ -75,6 +75,7 @@ BOOST_AUTO_TEST_CASE(l2_hits_pay_the_l2_latency_and_misses_the_device_memory_too
     c.dram_latency = 200;
     L2Cache l2("l2_lat", c);
     BOOST_TEST(l2.read(0x1000, 128, 0) == 230u);
+    BOOST_TEST(l2.read(0x1040, 128, 10) == 220u);            // same line, fill still on its way
     BOOST_TEST(l2.read(0x1000, 128, 500) == 30u);
     BOOST_TEST(l2.write(0x2000, 128, 600) == 30u);          // write-allocate, posted
     BOOST_TEST(l2.read(0x2000, 128, 700) == 30u);
