@@ -1,5 +1,7 @@
 #include "gpu/compute_engine.h"
 
+#include "gpu/launch_limits.h"
+
 #include <fmt/format.h>
 
 namespace gpusim {
@@ -33,20 +35,8 @@ std::string ComputeEngine::validate() const {
     const LaunchRequest& r = m_request;
     auto k = m_programs.get(r.kernel);
     if (!k) return fmt::format("invalid kernel handle {}", r.kernel);
-    if (!r.grid.count() || !r.block.count()) return "grid and block dimensions must be at least 1";
-    if (r.grid.x > m_cfg.max_grid_x) return fmt::format("grid x {} exceeds the maximum {}", r.grid.x, m_cfg.max_grid_x);
-    if (r.block.count() > m_cfg.max_threads_per_block)
-        return fmt::format("block of {} threads exceeds the maximum {}", r.block.count(), m_cfg.max_threads_per_block);
-    uint64_t shared = k->static_shared_bytes + uint64_t(r.dynamic_shared);
-    if (shared > m_cfg.max_shared_per_block)
-        return fmt::format("block needs {} bytes of shared memory, the maximum is {}", shared, m_cfg.max_shared_per_block);
-    LaunchInfo probe;
-    probe.kernel = k;
-    probe.block = r.block;
-    probe.dynamic_shared = r.dynamic_shared;
-    if (SmCore::occupancy_limit(m_cfg.sm, probe) == 0)
-        return fmt::format("a block of {} threads using {} registers per thread and {} bytes of shared memory does not fit on an SM",
-                           r.block.count(), k->regs_per_thread, probe.shared_per_cta());
+    if (LaunchProblem p = check_launch_limits(m_cfg, k, r.grid, r.block, r.dynamic_shared); p.kind != LaunchProblem::Kind::None)
+        return p.why;
     if (r.params.size() != k->param_bytes)
         return fmt::format("parameter block of {} bytes, kernel '{}' takes {}", r.params.size(), k->name, k->param_bytes);
     return "";

@@ -28,7 +28,6 @@ public:
     void attach(CommandProcessor& cp) { m_cp = &cp; }
     void raise(uint32_t bits);
     const std::string& fault_message() const { return m_cp->fault(); }
-    const LaunchResult& last_launch() const { return m_cp->last_launch(); }
 
 private:
     const GpuConfig& m_cfg;

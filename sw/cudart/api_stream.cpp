@@ -6,7 +6,16 @@ using namespace gpusim::cudart;
 
 namespace {
 constexpr unsigned kStreamNonBlocking = 0x1;
+
+// A query answers cudaSuccess when done and cudaErrorNotReady otherwise, which is not an error
+// the call records.
+template <class F>
+cudaError_t query(F&& done) {
+    bool finished = false;
+    const cudaError_t e = guard([&](Context& c) { finished = done(c); });
+    return e ? e : finished ? 0 : cudaError_t(Error::NotReady);
 }
+} // namespace
 
 CUDART_API cudaError_t cudaStreamCreate(cudaStream_t* s) {
     return guard([&](Context& c) {
@@ -27,9 +36,7 @@ CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t s) {
 }
 
 CUDART_API cudaError_t cudaStreamQuery(cudaStream_t s) {
-    cudaError_t done = 0;
-    cudaError_t e = guard([&](Context& c) { done = c.rt().stream_done(c.stream(s)) ? 0 : cudaError_t(Error::NotReady); });
-    return e ? e : done;
+    return query([&](Context& c) { return c.rt().stream_done(c.stream(s)); });
 }
 
 CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t s) {
@@ -63,9 +70,7 @@ CUDART_API cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
 }
 
 CUDART_API cudaError_t cudaEventQuery(cudaEvent_t e) {
-    cudaError_t done = 0;
-    cudaError_t err = guard([&](Context& c) { done = c.rt().event_done(c.event(e)) ? 0 : cudaError_t(Error::NotReady); });
-    return err ? err : done;
+    return query([&](Context& c) { return c.rt().event_done(c.event(e)); });
 }
 
 CUDART_API cudaError_t cudaEventSynchronize(cudaEvent_t e) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "../../rtl_models/gpu/launch_limits.h"
 #include "../../rtl_models/gpu/registers.h"
 #include "../../tlm/memory/sparse_store.h"
 #include "../../tlm/memory_map.h"
@@ -218,23 +219,12 @@ void Runtime::check_launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint
             throw RuntimeError(fmt::format("argument {} of kernel '{}' is {} bytes (.{} {}), but {} bytes were given as {}",
                                            k, kernel.name, img.param_sizes[k], kernel.params[k].type, kernel.params[k].name,
                                            args[k].bytes.size(), args[k].type));
-    auto bad = [&](const std::string& why) {
+    const LaunchProblem p = check_launch_limits(m_cfg, kernel.image, grid, block, dynamic_shared);
+    if (p.kind == LaunchProblem::Kind::Configuration)
         throw RuntimeError(fmt::format("launch of '{}' with grid ({},{},{}) and block ({},{},{}): {}", kernel.name, grid.x,
-                                       grid.y, grid.z, block.x, block.y, block.z, why), Error::InvalidValue);
-    };
-    if (!grid.count() || !block.count()) bad("grid and block dimensions must be at least 1");
-    if (grid.x > m_cfg.max_grid_x || grid.y > 65535 || grid.z > 65535) bad(fmt::format("the grid exceeds {} x 65535 x 65535", m_cfg.max_grid_x));
-    if (block.count() > m_cfg.max_threads_per_block) bad(fmt::format("more than {} threads per block", m_cfg.max_threads_per_block));
-    if (uint64_t(img.static_shared_bytes) + dynamic_shared > m_cfg.max_shared_per_block)
-        bad(fmt::format("{} bytes of shared memory, the maximum is {}", uint64_t(img.static_shared_bytes) + dynamic_shared,
-                        m_cfg.max_shared_per_block));
-    LaunchInfo probe;
-    probe.kernel = kernel.image;
-    probe.block = block;
-    probe.dynamic_shared = dynamic_shared;
-    if (SmCore::occupancy_limit(m_cfg.sm, probe) == 0)
-        throw RuntimeError(fmt::format("launch of '{}': a block of {} threads using {} registers per thread does not fit on an SM",
-                                       kernel.name, block.count(), img.regs_per_thread), Error::LaunchOutOfResources);
+                                       grid.y, grid.z, block.x, block.y, block.z, p.why), Error::InvalidValue);
+    if (p.kind == LaunchProblem::Kind::Resources)
+        throw RuntimeError(fmt::format("launch of '{}': {}", kernel.name, p.why), Error::LaunchOutOfResources);
 }
 
 void Runtime::launch_async(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,

@@ -12,7 +12,6 @@ struct PcieConfig {
     uint32_t copy_engines = 1;       // engines that move data beside kernels (cudaDeviceProp::asyncEngineCount)
     bool overlap = true;             // whether a copy may run while a kernel runs (deviceOverlap)
     double staging_gb_s = 6.0;       // host memcpy into the pinned bounce buffer, for pageable copies
-    uint32_t staging_bytes = 1 << 20;  // size of one bounce buffer
 };
 
 } // namespace gpusim
