@@ -16,7 +16,11 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     m_link = std::make_unique<PcieLink>("pcie", m_cfg.pcie);
     for (uint32_t k = 0; k < m_cfg.pcie.copy_engines; ++k)
         m_copy.push_back(std::make_unique<DmaEngine>(sc_core::sc_gen_unique_name("copy_engine"), m_cfg.pcie));
-    if (m_cfg.sm.timing.enabled) m_l2 = std::make_unique<L2Cache>("l2", m_cfg.sm.timing.memory);
+    if (m_cfg.sm.timing.enabled) {
+        m_l2 = std::make_unique<L2Cache>("l2", m_cfg.sm.timing.memory);
+        m_dram_ctrl = std::make_unique<DramController>("dram_ctrl", m_cfg.sm.timing.memory);
+        m_l2->out.bind(m_dram_ctrl->socket);
+    }
     m_device_runtime = std::make_unique<DeviceRuntime>(*m_dram, m_cfg.malloc_heap_bytes);
     for (uint32_t k = 0; k < m_cfg.num_sms; ++k) {
         m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, cycle, m_l2.get()));
@@ -47,6 +51,7 @@ nlohmann::json Gpu::report() const {
     nlohmann::json out;
     for (Sm* sm : m_sms) sm->core().report(out[sm->basename()]);
     if (m_l2) m_l2->report(out["l2"]);
+    if (m_dram_ctrl) m_dram_ctrl->report(out["dram_ctrl"]);
     m_link->report(out["pcie"]);
     m_cp->report(out["command_processor"]);
     return out;

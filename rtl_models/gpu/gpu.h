@@ -14,6 +14,7 @@
 #include "../../tlm/pcie/pcie_link.h"
 #include "../../tlm/interconnect/router.h"
 #include "../../tlm/memory/memory_target.h"
+#include "dram/dram_controller.h"
 #include "gpu/command_processor.h"
 #include "gpu/compute_engine.h"
 #include "gpu/device_runtime.h"
@@ -51,7 +52,8 @@ private:
     std::unique_ptr<MemoryTarget> m_dram;
     std::unique_ptr<PcieLink> m_link;
     std::vector<std::unique_ptr<DmaEngine>> m_copy;
-    std::unique_ptr<L2Cache> m_l2;          // timing mode
+    std::unique_ptr<L2Cache> m_l2;                  // timing mode: the SMs' LD/ST units -> L2 -> DRAM controller
+    std::unique_ptr<DramController> m_dram_ctrl;
     std::unique_ptr<DeviceRuntime> m_device_runtime;
     std::vector<Sm*> m_sms;
     std::unique_ptr<FrontEnd> m_front;

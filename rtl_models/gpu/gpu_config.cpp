@@ -198,6 +198,7 @@ void read_timing(Reader& r, GpuConfig& c) {
     r.require(t.memory.dram_channels >= 1 && t.memory.dram_bandwidth_gb_s > 0 && t.memory.dram_interleave_bytes >= 1,
               "dram.channels, dram.bandwidth_gb_s and dram.interleave_bytes must be positive");
     // GB/s over MHz is 1000 bytes per cycle.
+    t.memory.cycle_ns = c.cycle_ns();
     t.memory.dram_bytes_per_cycle = t.memory.dram_bandwidth_gb_s * 1000.0 / c.core_clock_mhz / std::max(t.memory.dram_channels, 1u);
     r.get("memory", "coalescing", t.memory.coalescing);
     r.get("memory", "transaction_cycles", t.memory.transaction_cycles);

@@ -1,63 +1,48 @@
-// The chip's L2 cache and the device memory behind it, as the SMs' timing sees them: a line
-// lookup that answers with the latency of the access, and the DRAM traffic it caused. Without an
-// L2 (cc 1.x) every access pays the device memory latency.
-//
-// Device memory is dram.channels channels, addresses interleaved over them every
-// dram.interleave_bytes. Each channel moves dram.bandwidth_gb_s / channels. The requests come
-// from SMs that each run ahead of SystemC time by up to a quantum (temporal decoupling), so they
-// do not arrive in time order; bandwidth is therefore accounted per window of
-// sim.dram_window_cycles chip cycles: a transfer takes its bytes from the window of its cycle, or
-// from the first later window with room, and waits until that window starts. Bandwidth is exact
-// to a window; queueing is approximate to a window. A hit on a line whose fill has not arrived yet
-// waits for it, as a request merged into the miss's MSHR does.
+// The chip's L2 cache as the SMs' timing sees it: a TLM target of the timing protocol
+// (ldst/memory_request.h) for every SM's LD/ST unit, and an initiator toward the device memory
+// controller for its line fills and write-backs. It answers with the latency of the access. A hit
+// on a line whose fill has not arrived yet waits for it, as a request merged into the miss's MSHR
+// does. Without an L2 (cc 1.x: l2.bytes = 0) requests pass straight to device memory.
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
-#include <vector>
 
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "ldst/memory_request.h"
 #include "ldst/tag_cache.h"
 #include "sm/timing_config.h"
 #include "sm/unit_module.h"
 
 namespace gpusim {
 
-class L2Cache : public UnitModule {
+// The target side is the socket itself rather than a tlm_utils multi-socket, whose callbacks
+// exist only after elaboration: unit testbenches drive the L2 without running the simulation.
+class L2Cache : public UnitModule, private tlm::tlm_fw_transport_if<> {
 public:
-    L2Cache(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg);
+    tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 0> in;   // from any number of SMs
+    tlm_utils::simple_initiator_socket<L2Cache> out;                  // to device memory
 
-    // Latency in cycles of reading (or filling) the `bytes` at `addr`, issued at chip cycle `now`.
-    uint32_t read(uint64_t addr, uint32_t bytes, uint64_t now);
-    // Latency of a write (write-back into L2, or straight to device memory without one).
-    uint32_t write(uint64_t addr, uint32_t bytes, uint64_t now);
+    L2Cache(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg);
 
     void report(nlohmann::json& out) const override;
 
 private:
+    ChipClock m_clock;
     TagCache m_tags;
-    uint32_t m_dram_latency;
-    uint32_t m_interleave;
-    double m_bytes_per_cycle;
-    static constexpr size_t kRing = 4096;   // windows remembered per channel (covers SMs a quantum apart)
-    uint32_t m_channels;
-    uint32_t m_window;
-    struct Window {
-        uint64_t id = UINT64_MAX;
-        double bytes = 0;
-    };
-    std::vector<Window> m_windows;        // a ring of recent windows per channel
-    uint64_t m_queue_cycles = 0;          // cycles requests waited for a busy channel
-    static constexpr size_t kMaxFilling = 4096;
-    std::unordered_map<uint64_t, uint64_t> m_filling;   // line -> chip cycle its fill completes
-    uint64_t m_hits_under_miss = 0;
+    MemoryRequestPayload m_dram;          // the request toward device memory
+    uint64_t m_reads = 0, m_writes = 0, m_atomics = 0;
 
-    void forget_filled(uint64_t now);
-    double m_busy_cycles = 0;
-
-    // Queueing delay of a transfer reaching device memory at `at`; occupies its channel.
-    uint32_t dram(uint64_t addr, uint32_t bytes, uint64_t at);
-    uint64_t m_reads = 0, m_writes = 0;
-    uint64_t m_dram_read_bytes = 0, m_dram_write_bytes = 0;
+    void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;
+    // The protocol is blocking; a non-blocking request is answered at once, as a completed one.
+    tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+    unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
+    // Cycles a read of `addr` issued at `delay` takes (a hit, a hit under a miss, or a fill).
+    uint64_t read(uint64_t addr, const sc_core::sc_time& delay);
+    // A write (or atomic) allocates its line without a fill and takes device memory bandwidth now.
+    void write(uint64_t addr, uint32_t bytes, const sc_core::sc_time& delay);
 };
 
 } // namespace gpusim

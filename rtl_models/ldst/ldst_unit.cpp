@@ -2,27 +2,28 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace gpusim {
 
-LdstUnit::LdstUnit(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg, L2Cache& l2)
-    : UnitModule(name), m_cfg(cfg), m_rule(coalescing_rule(cfg.coalescing)), m_l1(cfg.l1), m_l2(l2) {}
+LdstUnit::LdstUnit(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg)
+    : UnitModule(name), mem("mem"), m_cfg(cfg), m_clock(cfg.cycle_ns), m_rule(coalescing_rule(cfg.coalescing)), m_l1(cfg.l1) {}
 
 LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local) {
     Cost c;
     if (!mask) return c;
-    bool cached = m_l1.present() && kind == Kind::Load && (local || m_cfg.l1_caches_global);
+    bool cached = m_l1.present() && kind == Kind::Read && (local || m_cfg.l1_caches_global);
     m_txns.clear();
     c.groups = std::max(coalesce(m_rule, addr, mask, width, cached, m_txns), 1u);
     uint32_t worst = 0;
     for (const Transaction& t : m_txns) {
         uint32_t lat;
-        if (kind == Kind::Load) {
-            // The L2 latency is the whole trip from the SM, L1 lookup included.
-            lat = cached && m_l1.access(t.address) ? m_l1.latency() : m_l2.read(t.address, t.bytes, m_now);
+        if (cached) {
+            lat = cached_load(t);
         } else {
-            // Stores write through to L2 (and drop the L1 copy); atomics are performed at the L2.
-            if (m_l1.present()) m_l1.invalidate(t.address);
-            lat = m_l2.write(t.address, t.bytes, m_now);
+            // Stores write through to the L2 (and drop the L1 copy); atomics are performed at the L2.
+            if (kind != Kind::Read && m_l1.present()) m_l1.invalidate(t.address);
+            lat = request(t.address, t.bytes, kind);
         }
         worst = std::max(worst, lat);
     }
@@ -33,11 +34,31 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
     return c;
 }
 
+// The L2's latency is the whole trip from the SM, the L1 lookup included.
+uint32_t LdstUnit::cached_load(const Transaction& t) {
+    if (m_l1.access(t.address)) return m_l1.hit_latency(m_now);
+    const uint32_t latency = request(t.address, t.bytes, Kind::Read);
+    m_l1.filling(m_now + latency);
+    return latency;
+}
+
+uint32_t LdstUnit::request(uint64_t addr, uint32_t bytes, Kind kind) {
+    tlm::tlm_generic_payload& p = m_request.prepare(addr, bytes, kind);
+    const sc_core::sc_time sent = m_clock.delay_of(m_now);
+    sc_core::sc_time delay = sent;
+    mem->b_transport(p, delay);
+    if (!p.is_response_ok())
+        throw std::runtime_error(fmt::format("{}: the memory target answered {} to a timing request of {} bytes at {:#x}",
+                                             name(), p.get_response_string(), bytes, addr));
+    return uint32_t(m_clock.cycles_in(delay - sent));
+}
+
 void LdstUnit::report(nlohmann::json& out) const {
     stat(out, "accesses", double(m_accesses), "warp accesses", "global and local loads, stores and atomics");
     stat(out, "transactions", double(m_transactions), "transactions", "memory transactions after coalescing");
     stat(out, "l1_hits", double(m_l1.hits()), "lookups", "L1 hits");
     stat(out, "l1_misses", double(m_l1.misses()), "lookups", "L1 misses");
+    stat(out, "l1_hits_under_miss", double(m_l1.hits_under_miss()), "lookups", "L1 hits on a line still being filled, which waited for the fill");
 }
 
 } // namespace gpusim

@@ -1,13 +1,16 @@
-// The LD/ST unit's path to global and local memory: coalescing into transactions, the SM's L1,
-// and the chip's L2. It answers how long a warp's access takes and how many transactions it is;
-// the data moves through the functional memory path.
+// The LD/ST unit's path to global and local memory: coalescing into transactions and the SM's L1,
+// then a TLM initiator socket toward the chip's L2 (ldst/memory_request.h is the protocol). It
+// answers how long a warp's access takes and how many transactions it is; the data moves through
+// the functional memory path.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "gpu/l2_cache.h"
+#include <tlm_utils/simple_initiator_socket.h>
+
 #include "ldst/coalescer.h"
+#include "ldst/memory_request.h"
 #include "ldst/tag_cache.h"
 #include "sm/timing_config.h"
 #include "sm/unit_module.h"
@@ -16,9 +19,11 @@ namespace gpusim {
 
 class LdstUnit : public UnitModule {
 public:
-    LdstUnit(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg, L2Cache& l2);
+    tlm_utils::simple_initiator_socket<LdstUnit> mem;   // to the L2 (timing requests only)
 
-    enum class Kind : uint8_t { Load, Store, Atomic };
+    LdstUnit(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg);
+
+    using Kind = MemoryRequest::Kind;
     struct Cost {
         uint32_t latency = 0;        // cycles until the loaded value can be used
         uint32_t transactions = 0;   // LD/ST pipe passes
@@ -27,7 +32,7 @@ public:
     // A warp access of `width` bytes per thread; `local` for local memory (always cached in L1).
     Cost access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local);
     // Latency of fetching the line at `addr` for another cache of the SM (the constant cache).
-    uint32_t fill(uint64_t addr, uint32_t bytes) { return m_l2.read(addr, bytes, m_now); }
+    uint32_t fill(uint64_t addr, uint32_t bytes) { return request(addr, bytes, Kind::Read); }
     // The chip cycle of the accesses that follow (the SM's cycle plus its offset from chip time).
     void set_now(uint64_t cycle) { m_now = cycle; }
 
@@ -35,12 +40,18 @@ public:
 
 private:
     MemoryTimingConfig m_cfg;
+    ChipClock m_clock;
     CoalescingRule m_rule;
     TagCache m_l1;
-    L2Cache& m_l2;
+    MemoryRequestPayload m_request;
     std::vector<Transaction> m_txns;
     uint64_t m_accesses = 0, m_transactions = 0;
     uint64_t m_now = 0;
+
+    // Sends one transaction to the L2; returns its latency in cycles.
+    uint32_t request(uint64_t addr, uint32_t bytes, Kind kind);
+    // Latency of a cached load transaction: an L1 hit (perhaps under a miss) or a fill from the L2.
+    uint32_t cached_load(const Transaction& t);
 };
 
 } // namespace gpusim

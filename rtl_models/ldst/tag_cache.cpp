@@ -8,9 +8,11 @@ TagCache::TagCache(const CacheConfig& cfg) : m_cfg(cfg) {
     if (cfg.bytes && cfg.line_bytes && cfg.ways) m_sets = std::max(1u, cfg.bytes / (cfg.line_bytes * cfg.ways));
     m_tags.assign(size_t(m_sets) * cfg.ways, 0);
     m_used.assign(m_tags.size(), 0);
+    m_ready.assign(m_tags.size(), 0);
 }
 
 bool TagCache::access(uint64_t addr, bool allocate) {
+    m_last = SIZE_MAX;
     if (!m_sets) { ++m_misses; return false; }
     uint64_t line = addr / m_cfg.line_bytes;
     size_t base = size_t(line % m_sets) * m_cfg.ways;
@@ -19,6 +21,7 @@ bool TagCache::access(uint64_t addr, bool allocate) {
     for (size_t w = base; w < base + m_cfg.ways; ++w) {
         if (m_tags[w] == line + 1) {
             m_used[w] = m_clock;
+            m_last = w;
             ++m_hits;
             return true;
         }
@@ -28,8 +31,17 @@ bool TagCache::access(uint64_t addr, bool allocate) {
     if (allocate) {
         m_tags[victim] = line + 1;
         m_used[victim] = m_clock;
+        m_ready[victim] = 0;
+        m_last = victim;
     }
     return false;
+}
+
+uint32_t TagCache::hit_latency(uint64_t now) {
+    const uint64_t ready = m_last < m_ready.size() ? m_ready[m_last] : 0;
+    if (ready <= now + m_cfg.latency) return m_cfg.latency;
+    ++m_merged;
+    return uint32_t(ready - now);
 }
 
 void TagCache::invalidate(uint64_t addr) {

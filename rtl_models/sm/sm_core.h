@@ -47,7 +47,8 @@ struct TimingUnits;
 
 class SmCore {
 public:
-    // `l2` is the chip's L2 for timing mode; without one the core makes its own.
+    // In timing mode the LD/ST unit's memory socket is bound to `l2`, the chip's L2; without one the
+    // core makes an L2 and a device memory controller of its own.
     SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, L2Cache* l2 = nullptr);
     ~SmCore();
     // The device heap and printf output that device runtime calls use.

@@ -15,8 +15,14 @@ namespace gpusim {
 
 TimingUnits::TimingUnits(const SmConfig& c, L2Cache* chip_l2)
     : cfg(c.timing), smem(unit_name("smem"), c.timing.smem), ccache(unit_name("ccache"), c.timing.ccache),
-      own_l2(chip_l2 ? nullptr : std::make_unique<L2Cache>(unit_name("l2"), c.timing.memory)),
-      ldst(unit_name("l1"), c.timing.memory, chip_l2 ? *chip_l2 : *own_l2) {
+      ldst(unit_name("l1"), c.timing.memory) {
+    if (!chip_l2) {
+        own_dram = std::make_unique<DramController>(unit_name("dram_ctrl"), c.timing.memory);
+        own_l2 = std::make_unique<L2Cache>(unit_name("l2"), c.timing.memory);
+        own_l2->out.bind(own_dram->socket);
+        chip_l2 = own_l2.get();
+    }
+    ldst.mem.bind(chip_l2->in);
     for (uint32_t s = 0; s < c.warp_schedulers; ++s)
         schedulers.push_back(std::make_unique<WarpScheduler>(unit_name(fmt::format("sched{}", s).c_str()), c.timing.scheduler));
     for (int k = 0; k < kPipeKinds; ++k)
@@ -154,7 +160,7 @@ uint64_t SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& pass
     }
     u.ldst.set_now(uint64_t(std::max<int64_t>(int64_t(m_units->now) + m_chip_offset, 0)));
     const LdstUnit::Kind kind = (in.dest_flags & kMemAtomic) ? LdstUnit::Kind::Atomic
-                                : (in.dest_flags & kMemStore) ? LdstUnit::Kind::Store : LdstUnit::Kind::Load;
+                                : (in.dest_flags & kMemStore) ? LdstUnit::Kind::Write : LdstUnit::Kind::Read;
     switch (space) {
     case MemSpace::Shared:
         passes = u.smem.access(addr, m, width);
@@ -298,6 +304,7 @@ void SmCore::report(nlohmann::json& out) const {
     unit(m_units->ccache);
     unit(m_units->ldst);
     if (m_units->own_l2) unit(*m_units->own_l2);
+    if (m_units->own_dram) unit(*m_units->own_dram);
 }
 
 } // namespace gpusim

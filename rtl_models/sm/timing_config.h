@@ -69,6 +69,7 @@ struct MemoryTimingConfig {
     double dram_bytes_per_cycle = 21.1;     // per channel, per core cycle (derived at load)
     uint32_t dram_window_cycles = 64;       // bandwidth is accounted per window of this many cycles
     uint32_t transaction_cycles = 2;   // LD/ST pipe cycles each extra transaction of a warp adds
+    double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
 };
 
 struct TimingConfig {

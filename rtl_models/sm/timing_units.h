@@ -9,6 +9,7 @@
 
 #include "alu/pipe.h"
 #include "ccache/constant_cache.h"
+#include "dram/dram_controller.h"
 #include "gpu/l2_cache.h"
 #include "ldst/ldst_unit.h"
 #include "scheduler/warp_scheduler.h"
@@ -25,7 +26,8 @@ struct TimingUnits {
     std::array<std::unique_ptr<Pipe>, kPipeKinds> pipes;
     SharedMemory smem;
     ConstantCache ccache;
-    std::unique_ptr<L2Cache> own_l2;      // when the SM runs without a chip around it
+    std::unique_ptr<DramController> own_dram;   // when the SM runs without a chip around it,
+    std::unique_ptr<L2Cache> own_l2;            // its LD/ST unit gets an L2 and device memory of its own
     LdstUnit ldst;
     uint64_t now = 0;                     // the cycle being scheduled
 

@@ -1,0 +1,50 @@
+#include "dram/dram_controller.h"
+
+#include <algorithm>
+
+namespace gpusim {
+
+DramController::DramController(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg)
+    : UnitModule(name), socket("socket"), m_clock(cfg.cycle_ns), m_latency(cfg.dram_latency),
+      m_interleave(std::max(cfg.dram_interleave_bytes, 1u)), m_channels(std::max(cfg.dram_channels, 1u)),
+      m_window(std::max(cfg.dram_window_cycles, 1u)), m_bytes_per_cycle(cfg.dram_bytes_per_cycle),
+      m_windows(size_t(m_channels) * kRing) {
+    socket.register_b_transport(this, &DramController::b_transport);
+}
+
+void DramController::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    const uint32_t bytes = p.get_data_length();
+    const uint64_t at = m_clock.cycle_at(delay);
+    (request_kind(p) == MemoryRequest::Kind::Read ? m_read_bytes : m_write_bytes) += bytes;
+    delay += m_clock.span(m_latency + queue(p.get_address(), bytes, at));
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+uint32_t DramController::queue(uint64_t addr, uint32_t bytes, uint64_t at) {
+    const size_t channel = (addr / m_interleave) % m_channels;
+    const double capacity = m_bytes_per_cycle * m_window;
+    uint64_t id = at / m_window;
+    for (;; ++id) {
+        Window& w = m_windows[channel * kRing + id % kRing];
+        if (w.id != id) w = Window{id, 0.0};   // a window not used yet (or long past)
+        if (w.bytes + bytes <= capacity || w.bytes == 0) {
+            w.bytes += bytes;
+            break;
+        }
+    }
+    m_busy_cycles += double(bytes) / m_bytes_per_cycle;
+    const uint64_t start = id * m_window;
+    const uint32_t wait = start > at ? uint32_t(start - at) : 0;
+    m_queue_cycles += wait;
+    return wait;
+}
+
+void DramController::report(nlohmann::json& out) const {
+    stat(out, "read_bytes", double(m_read_bytes), "bytes", "bytes read from device memory (line fills, or every read without an L2)");
+    stat(out, "write_bytes", double(m_write_bytes), "bytes", "bytes written to device memory (atomics without an L2 included)");
+    stat(out, "busy_cycles", m_busy_cycles, "cycles", "cycles the channels were transferring, summed over channels");
+    stat(out, "queue_cycles", double(m_queue_cycles), "cycles", "cycles requests waited for a busy channel, summed");
+    stat(out, "channels", double(m_channels), "channels", "device memory channels");
+}
+
+} // namespace gpusim

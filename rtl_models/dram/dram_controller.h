@@ -1,0 +1,54 @@
+// Device memory as the timing path sees it: dram.channels channels, addresses interleaved over
+// them every dram.interleave_bytes, each moving dram.bandwidth_gb_s / channels, behind a fixed
+// access latency. A TLM target of the timing protocol (ldst/memory_request.h): it adds the
+// latency and any queueing for a busy channel to the request's delay.
+//
+// The requests come from SMs that each run ahead of SystemC time by up to a quantum (temporal
+// decoupling), so they do not arrive in time order; bandwidth is therefore accounted per window of
+// sim.dram_window_cycles chip cycles: a transfer takes its bytes from the window of its cycle, or
+// from the first later window with room, and waits until that window starts. Bandwidth is exact
+// to a window; queueing is approximate to a window.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include "ldst/memory_request.h"
+#include "sm/timing_config.h"
+#include "sm/unit_module.h"
+
+namespace gpusim {
+
+class DramController : public UnitModule {
+public:
+    tlm_utils::simple_target_socket<DramController> socket;
+
+    DramController(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg);
+
+    void report(nlohmann::json& out) const override;
+
+private:
+    static constexpr size_t kRing = 4096;   // windows remembered per channel (covers SMs a quantum apart)
+    struct Window {
+        uint64_t id = UINT64_MAX;
+        double bytes = 0;
+    };
+    ChipClock m_clock;
+    uint32_t m_latency;
+    uint32_t m_interleave;
+    uint32_t m_channels;
+    uint32_t m_window;
+    double m_bytes_per_cycle;
+    std::vector<Window> m_windows;        // a ring of recent windows per channel
+    uint64_t m_read_bytes = 0, m_write_bytes = 0;
+    uint64_t m_queue_cycles = 0;          // cycles requests waited for a busy channel
+    double m_busy_cycles = 0;
+
+    void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+    // Cycles a transfer reaching its channel at `at` waits for room; takes the room.
+    uint32_t queue(uint64_t addr, uint32_t bytes, uint64_t at);
+};
+
+} // namespace gpusim
