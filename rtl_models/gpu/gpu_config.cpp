@@ -140,6 +140,7 @@ void read_timing(Reader& r, GpuConfig& c) {
     r.get("sim", "mode", mode);
     r.require(mode == "functional" || mode == "timing", fmt::format("sim.mode must be \"functional\" or \"timing\", got \"{}\"", mode));
     t.enabled = mode == "timing";
+    r.get("sim", "skip_idle_cycles", t.skip_idle);
     r.get("scheduler", "policy", t.scheduler.policy);
     r.get("scheduler", "dispatch", t.scheduler.dispatch);
     r.get("scheduler", "serial_dispatch", t.scheduler.serial_dispatch);

@@ -108,8 +108,11 @@ private:
     BarrierUnit m_barrier;
     ClockUnit m_clock;
     std::unique_ptr<TimingUnits> m_units;   // timing mode only
-    std::vector<uint32_t> m_retire;
-    int64_t m_chip_offset = 0;              // chip cycle minus the SM's cycle         // warps found finished while scheduling a cycle
+    std::vector<uint32_t> m_retire;         // warps found finished while scheduling a cycle
+    int64_t m_chip_offset = 0;              // chip cycle minus the SM's cycle
+    // Per warp slot, a cycle before which the warp cannot issue (its operands), found by a scan and
+    // kept until it issues; a compact array, so a scan passes over waiting warps without touching them.
+    std::vector<uint64_t> m_not_before;
 
     void init_warp(Warp& w, const Cta& cta, uint32_t warp_in_cta);
     uint64_t run_warp(Warp& w, uint64_t budget);

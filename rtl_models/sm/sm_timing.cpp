@@ -52,6 +52,7 @@ void SmCore::enqueue_warp(uint32_t slot) {
     w.ready_at = u.now;
     w.mem_done = 0;
     w.operands_pc = UINT32_MAX;
+    m_not_before[slot] = 0;
     u.schedulers[w.scheduler]->add(slot, m_age++);
     u.schedulers[w.scheduler]->wake();
 }
@@ -101,6 +102,11 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
     const CandidateOrder order = u.schedulers[s]->candidates();
     for (size_t k = 0; k < order.count; ++k) {
         const uint32_t wi = order[k];
+        if (m_not_before[wi] > t) {
+            if (first_blocked < 0) first_blocked = int(Stall::Dependency);
+            next = std::min(next, m_not_before[wi]);
+            continue;
+        }
         Warp& w = m_warps[wi];
         if (w.state != Warp::State::Ready) {
             at_barrier |= w.state == Warp::State::AtBarrier;
@@ -113,6 +119,7 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
         const Inst& in = code[w.pc];
         Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
         const uint64_t ready = issue_ready(w, in);
+        m_not_before[wi] = ready;
         if (!p.free_at(p.instance(s), t) || exclusive_used) {
             if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
             next = std::min(next, std::max({ready, p.next_free(p.instance(s)), t + 1}));
@@ -216,6 +223,7 @@ void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     m_stats.thread_instructions += lane_count(w.active);
     execute(w, in);
     w.operands_pc = UINT32_MAX;
+    m_not_before[wi] = 0;
 
     Pipe& p = u.pipe(op.pipe);
     uint64_t occupied = p.accept(p.instance(s), t, std::max(interval, 1u));
@@ -264,7 +272,7 @@ uint64_t SmCore::step_until(uint64_t until) {
                 any = true;
             } else {
                 why[s] = reason;
-                sc.sleep(wake, Stall(reason));
+                sc.sleep(u.cfg.skip_idle ? wake : t + 1, Stall(reason));
             }
         }
         for (uint32_t wi : m_retire)
@@ -280,6 +288,9 @@ uint64_t SmCore::step_until(uint64_t until) {
             check_deadlock();
             throw KernelFault(fmt::format("kernel '{}': SM {} has resident blocks but no warp can run", m_ctx.kernel->name, m_smid));
         }
+        // A skip stops at the end of the quantum: the SM meets SystemC time (and the other SMs) at
+        // the same cycles whatever it skipped, so the skipping cannot change the results.
+        next = std::min(next, until);
         for (size_t s = 0; s < ns; ++s)
             if (why[s] >= 0) u.schedulers[s]->stalled(Stall(why[s]), next - t);
         u.now = next;

@@ -74,6 +74,7 @@ struct MemoryTimingConfig {
 
 struct TimingConfig {
     bool enabled = false;              // sim.mode == "timing"
+    bool skip_idle = true;             // sim.skip_idle_cycles: sleep schedulers that cannot issue
     SchedulerConfig scheduler;
     std::array<PipeConfig, kPipeKinds> pipes{};
     std::array<OpTiming, kOpClasses> ops{};
