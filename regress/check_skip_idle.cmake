@@ -4,6 +4,7 @@
 # Inputs: GPUSIM, MANIFEST, OUT.
 set(keys totals.cycles totals.warp_instructions gpu.l2.hits.value gpu.l2.misses.value gpu.l2.hits_under_miss.value
          gpu.dram_ctrl.read_bytes.value gpu.dram_ctrl.queue_cycles.value)
+file(MAKE_DIRECTORY ${OUT})
 foreach(skip true false)
   execute_process(COMMAND ${GPUSIM} run --mode timing --set sim.quantum_cycles=200 --set sim.skip_idle_cycles=${skip}
                           --stats ${OUT}/skip_${skip}.json ${MANIFEST}

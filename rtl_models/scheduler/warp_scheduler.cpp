@@ -29,28 +29,18 @@ class GreedyThenOldest : public SchedulingPolicy {
 public:
     void add(uint32_t warp, uint64_t age) override {
         Entry e{age, warp};
-        m_by_age.insert(std::upper_bound(m_by_age.begin(), m_by_age.end(), e), e);
-        m_dirty = true;
+        auto at = std::upper_bound(m_by_age.begin(), m_by_age.end(), e);
+        m_warps.insert(m_warps.begin() + (at - m_by_age.begin()), warp);
+        m_by_age.insert(at, e);
     }
     void remove(uint32_t warp) override {
-        m_by_age.erase(std::find_if(m_by_age.begin(), m_by_age.end(), [&](const Entry& e) { return e.warp == warp; }));
-        if (m_greedy == warp) m_greedy = UINT32_MAX;
-        m_dirty = true;
+        auto at = std::find(m_warps.begin(), m_warps.end(), warp);
+        m_by_age.erase(m_by_age.begin() + (at - m_warps.begin()));
+        m_warps.erase(at);
+        if (m_greedy == warp) m_greedy = CandidateOrder::kNone;
     }
-    CandidateOrder order() override {
-        if (m_dirty) {  // rebuilt only when the greedy warp or the set changes
-            m_order.clear();
-            if (m_greedy != UINT32_MAX) m_order.push_back(m_greedy);
-            for (const Entry& e : m_by_age)
-                if (e.warp != m_greedy) m_order.push_back(e.warp);
-            m_dirty = false;
-        }
-        return {m_order.data(), m_order.size(), 0};
-    }
-    void issued(uint32_t warp) override {
-        if (warp != m_greedy) m_dirty = true;
-        m_greedy = warp;
-    }
+    CandidateOrder order() override { return {m_warps.data(), m_warps.size(), 0, m_greedy}; }
+    void issued(uint32_t warp) override { m_greedy = warp; }
 
 private:
     struct Entry {
@@ -59,9 +49,8 @@ private:
         bool operator<(const Entry& o) const { return age != o.age ? age < o.age : warp < o.warp; }
     };
     std::vector<Entry> m_by_age;
-    std::vector<uint32_t> m_order;
-    uint32_t m_greedy = UINT32_MAX;
-    bool m_dirty = true;
+    std::vector<uint32_t> m_warps;      // the same warps, oldest first
+    uint32_t m_greedy = CandidateOrder::kNone;
 };
 
 // Two-level: round-robin among a small active set; a warp that waits on a long-latency result

@@ -13,17 +13,29 @@
 
 namespace gpusim {
 
-// Candidate warps in priority order: warps[(start + k) % count] for k = 0, 1, ...
+// Candidate warps in priority order: `first` when there is one, then warps[(start + k) % count]
+// for k = 0, 1, ... The first warp (GTO's greedy one) is also among `warps`, where the consumer
+// skips it (repeat()): the list then need not be rebuilt each time the greedy warp changes.
 struct CandidateOrder {
+    static constexpr uint32_t kNone = UINT32_MAX;
     const uint32_t* warps = nullptr;
     size_t count = 0;
     size_t start = 0;
+    uint32_t first = kNone;
+
+    size_t size() const { return count + (first != kNone); }
     // start < count and k < count, so one subtraction replaces the modulo (a division per
     // candidate was the hottest instruction of the timing mode).
     uint32_t operator[](size_t k) const {
+        if (first != kNone) {
+            if (k == 0) return first;
+            --k;
+        }
         const size_t i = start + k;
         return warps[i < count ? i : i - count];
     }
+    // Whether `warp`, at position k, is the first warp offered again.
+    bool repeat(size_t k, uint32_t warp) const { return warp == first && k != 0; }
 };
 
 // A scheduling policy, chosen by name in the config (scheduler.policy).

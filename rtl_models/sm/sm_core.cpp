@@ -53,7 +53,7 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_ctas.assign(m_limit, Cta{});
     m_barrier.resize(m_limit);
     m_warps.resize(size_t(m_limit) * warps);
-    m_not_before.assign(m_warps.size(), 0);
+    m_hints.assign(m_warps.size(), ScanHint{});
     m_warp_used.assign(m_warps.size(), false);
     m_resident = 0;
     m_next_warp = 0;

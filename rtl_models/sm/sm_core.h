@@ -110,9 +110,14 @@ private:
     std::unique_ptr<TimingUnits> m_units;   // timing mode only
     std::vector<uint32_t> m_retire;         // warps found finished while scheduling a cycle
     int64_t m_chip_offset = 0;              // chip cycle minus the SM's cycle
-    // Per warp slot, a cycle before which the warp cannot issue (its operands), found by a scan and
-    // kept until it issues; a compact array, so a scan passes over waiting warps without touching them.
-    std::vector<uint64_t> m_not_before;
+    // Per warp slot, what a scan found about the warp's next instruction, kept until the warp
+    // issues: a cycle before which it cannot issue (its operands) and the pipe it needs. A compact
+    // array, so a scan passes over waiting warps without touching them.
+    struct ScanHint {
+        uint64_t not_before = 0;
+        int32_t pipe = -1;           // PipeKind, or -1 when not known
+    };
+    std::vector<ScanHint> m_hints;
 
     void init_warp(Warp& w, const Cta& cta, uint32_t warp_in_cta);
     uint64_t run_warp(Warp& w, uint64_t budget);

@@ -52,7 +52,7 @@ void SmCore::enqueue_warp(uint32_t slot) {
     w.ready_at = u.now;
     w.mem_done = 0;
     w.operands_pc = UINT32_MAX;
-    m_not_before[slot] = 0;
+    m_hints[slot] = ScanHint{};
     u.schedulers[w.scheduler]->add(slot, m_age++);
     u.schedulers[w.scheduler]->wake();
 }
@@ -100,12 +100,22 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
     bool at_barrier = false;
     next = UINT64_MAX;
     const CandidateOrder order = u.schedulers[s]->candidates();
-    for (size_t k = 0; k < order.count; ++k) {
+    for (size_t k = 0, n_candidates = order.size(); k < n_candidates; ++k) {
         const uint32_t wi = order[k];
-        if (m_not_before[wi] > t) {
+        if (order.repeat(k, wi)) continue;
+        const ScanHint hint = m_hints[wi];
+        if (hint.not_before > t) {
             if (first_blocked < 0) first_blocked = int(Stall::Dependency);
-            next = std::min(next, m_not_before[wi]);
+            next = std::min(next, hint.not_before);
             continue;
+        }
+        if (hint.pipe >= 0) {
+            const Pipe& p = u.pipe(PipeKind(hint.pipe));
+            if (!p.free_at(p.instance(s), t) || exclusive_used) {
+                if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
+                next = std::min(next, std::max({hint.not_before, p.next_free(p.instance(s)), t + 1}));
+                continue;
+            }
         }
         Warp& w = m_warps[wi];
         if (w.state != Warp::State::Ready) {
@@ -117,9 +127,10 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
             continue;
         }
         const Inst& in = code[w.pc];
-        Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
+        const PipeKind pipe = u.cfg.ops[int(in.op_class)].pipe;
+        Pipe& p = u.pipe(pipe);
         const uint64_t ready = issue_ready(w, in);
-        m_not_before[wi] = ready;
+        m_hints[wi] = ScanHint{ready, int32_t(pipe)};
         if (!p.free_at(p.instance(s), t) || exclusive_used) {
             if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
             next = std::min(next, std::max({ready, p.next_free(p.instance(s)), t + 1}));
@@ -223,7 +234,7 @@ void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     m_stats.thread_instructions += lane_count(w.active);
     execute(w, in);
     w.operands_pc = UINT32_MAX;
-    m_not_before[wi] = 0;
+    m_hints[wi] = ScanHint{};
 
     Pipe& p = u.pipe(op.pipe);
     uint64_t occupied = p.accept(p.instance(s), t, std::max(interval, 1u));

@@ -16,7 +16,8 @@ namespace {
 std::vector<uint32_t> listed(WarpScheduler& s) {
     CandidateOrder o = s.candidates();
     std::vector<uint32_t> v;
-    for (size_t k = 0; k < o.count; ++k) v.push_back(o[k]);
+    for (size_t k = 0; k < o.size(); ++k)
+        if (!o.repeat(k, o[k])) v.push_back(o[k]);
     return v;
 }
 } // namespace
