@@ -189,6 +189,7 @@ void read_timing(Reader& r, GpuConfig& c) {
     r.require(t.ccache.cache.bytes > 0, "ccache.bytes must be positive");
     read_cache(r, "l1", t.memory.l1);
     r.get("l1", "caches_global", t.memory.l1_caches_global);
+    r.get("l1", "mshrs", t.memory.l1.mshrs);
     read_cache(r, "l2", t.memory.l2);
     r.get("dram", "latency", t.memory.dram_latency);
     r.get("dram", "channels", t.memory.dram_channels);

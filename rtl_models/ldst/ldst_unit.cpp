@@ -7,7 +7,8 @@
 namespace gpusim {
 
 LdstUnit::LdstUnit(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg)
-    : UnitModule(name), mem("mem"), m_cfg(cfg), m_clock(cfg.cycle_ns), m_rule(coalescing_rule(cfg.coalescing)), m_l1(cfg.l1) {}
+    : UnitModule(name), mem("mem"), m_cfg(cfg), m_clock(cfg.cycle_ns), m_rule(coalescing_rule(cfg.coalescing)), m_l1(cfg.l1),
+      m_mshrs(cfg.l1.mshrs, 0) {}
 
 LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local) {
     Cost c;
@@ -23,7 +24,7 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
         } else {
             // Stores write through to the L2 (and drop the L1 copy); atomics are performed at the L2.
             if (kind != Kind::Read && m_l1.present()) m_l1.invalidate(t.address);
-            lat = request(t.address, t.bytes, kind);
+            lat = request(t.address, t.bytes, kind, m_now);
         }
         worst = std::max(worst, lat);
     }
@@ -34,17 +35,22 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
     return c;
 }
 
-// The L2's latency is the whole trip from the SM, the L1 lookup included.
+// The L2's latency is the whole trip from the SM, the L1 lookup included. A miss takes an MSHR;
+// when all are busy it is sent when the first of them completes.
 uint32_t LdstUnit::cached_load(const Transaction& t) {
     if (m_l1.access(t.address)) return m_l1.hit_latency(m_now);
-    const uint32_t latency = request(t.address, t.bytes, Kind::Read);
+    uint64_t* mshr = m_mshrs.empty() ? nullptr : &*std::min_element(m_mshrs.begin(), m_mshrs.end());
+    const uint64_t sent = mshr ? std::max(*mshr, m_now) : m_now;
+    m_mshr_wait_cycles += sent - m_now;
+    const uint32_t latency = uint32_t(sent - m_now) + request(t.address, t.bytes, Kind::Read, sent);
+    if (mshr) *mshr = m_now + latency;
     m_l1.filling(m_now + latency);
     return latency;
 }
 
-uint32_t LdstUnit::request(uint64_t addr, uint32_t bytes, Kind kind) {
+uint32_t LdstUnit::request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at) {
     tlm::tlm_generic_payload& p = m_request.prepare(addr, bytes, kind);
-    const sc_core::sc_time sent = m_clock.delay_of(m_now);
+    const sc_core::sc_time sent = m_clock.delay_of(at);
     sc_core::sc_time delay = sent;
     mem->b_transport(p, delay);
     if (!p.is_response_ok())
@@ -58,6 +64,7 @@ void LdstUnit::report(nlohmann::json& out) const {
     stat(out, "transactions", double(m_transactions), "transactions", "memory transactions after coalescing");
     stat(out, "l1_hits", double(m_l1.hits()), "lookups", "L1 hits");
     stat(out, "l1_misses", double(m_l1.misses()), "lookups", "L1 misses");
+    stat(out, "l1_mshr_wait_cycles", double(m_mshr_wait_cycles), "cycles", "cycles L1 misses waited for a free MSHR, summed");
     stat(out, "l1_hits_under_miss", double(m_l1.hits_under_miss()), "lookups", "L1 hits on a line still being filled, which waited for the fill");
 }
 

@@ -32,7 +32,7 @@ public:
     // A warp access of `width` bytes per thread; `local` for local memory (always cached in L1).
     Cost access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local);
     // Latency of fetching the line at `addr` for another cache of the SM (the constant cache).
-    uint32_t fill(uint64_t addr, uint32_t bytes) { return request(addr, bytes, Kind::Read); }
+    uint32_t fill(uint64_t addr, uint32_t bytes) { return request(addr, bytes, Kind::Read, m_now); }
     // The chip cycle of the accesses that follow (the SM's cycle plus its offset from chip time).
     void set_now(uint64_t cycle) { m_now = cycle; }
 
@@ -48,8 +48,11 @@ private:
     uint64_t m_accesses = 0, m_transactions = 0;
     uint64_t m_now = 0;
 
-    // Sends one transaction to the L2; returns its latency in cycles.
-    uint32_t request(uint64_t addr, uint32_t bytes, Kind kind);
+    std::vector<uint64_t> m_mshrs;        // cycle each L1 miss in flight completes (l1.mshrs entries)
+    uint64_t m_mshr_wait_cycles = 0;
+
+    // Sends one transaction to the L2 at chip cycle `at`; returns its latency in cycles.
+    uint32_t request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at);
     // Latency of a cached load transaction: an L1 hit (perhaps under a miss) or a fill from the L2.
     uint32_t cached_load(const Transaction& t);
 };

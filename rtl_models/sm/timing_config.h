@@ -49,6 +49,7 @@ struct CacheConfig {
     uint32_t line_bytes = 128;
     uint32_t ways = 4;
     uint32_t latency = 0;            // hit latency, cycles
+    uint32_t mshrs = 0;              // line misses in flight at once (0: not limited; the L1 only)
 };
 
 struct ConstantCacheConfig {

@@ -1,17 +1,14 @@
-// Testbench of the memory path's units: the coalescer (rtl_models/ldst) per generation, the LD/ST
-// unit's L1 and its TLM socket, the chip's L2 (rtl_models/gpu/l2_cache) and the device memory
-// controller (rtl_models/dram), each driven over the timing protocol of ldst/memory_request.h.
+// Testbench of the LD/ST unit (rtl_models/ldst): the coalescer per generation, the L1, and the
+// unit's TLM socket toward the L2, here bound to a target that records the timing requests.
 #define BOOST_TEST_MODULE ldst
 #include <boost/test/unit_test.hpp>
 
 #include <vector>
 
-#include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include "common/addresses.h"
-#include "dram/dram_controller.h"
-#include "gpu/l2_cache.h"
+#include "common/memory_probe.h"
 #include "ldst/coalescer.h"
 #include "ldst/ldst_unit.h"
 
@@ -20,26 +17,6 @@ using gpusim::test::strided;
 using Kind = MemoryRequest::Kind;
 
 namespace {
-
-// An initiator of the timing protocol: sends one request at a chip cycle, returns its latency.
-struct Probe : sc_core::sc_module {
-    tlm_utils::simple_initiator_socket<Probe> socket;
-    MemoryRequestPayload payload;
-    ChipClock clock;
-
-    Probe(const sc_core::sc_module_name& name, const MemoryTimingConfig& c) : sc_module(name), socket("socket"), clock(c.cycle_ns) {}
-
-    uint64_t send(Kind kind, uint64_t addr, uint32_t bytes, uint64_t cycle) {
-        sc_core::sc_time delay = clock.delay_of(cycle);
-        const sc_core::sc_time sent = delay;
-        tlm::tlm_generic_payload& p = payload.prepare(addr, bytes, kind);
-        socket->b_transport(p, delay);
-        BOOST_TEST(p.is_response_ok());
-        return clock.cycles_in(delay - sent);
-    }
-    uint64_t read(uint64_t addr, uint32_t bytes, uint64_t cycle) { return send(Kind::Read, addr, bytes, cycle); }
-    uint64_t write(uint64_t addr, uint32_t bytes, uint64_t cycle) { return send(Kind::Write, addr, bytes, cycle); }
-};
 
 // A target standing in for the L2: records what reaches it and answers with a fixed latency per
 // kind, as a verification engineer's own memory model would.
@@ -63,24 +40,6 @@ struct RecordingTarget : sc_core::sc_module {
         seen.push_back({p.get_address(), p.get_data_length(), kind, clock.cycle_at(delay)});
         delay += clock.span(kind == Kind::Read ? 100 : 7);
         p.set_response_status(tlm::TLM_OK_RESPONSE);
-    }
-};
-
-// A probe in an SM's place, the L2 and device memory, bound as the chip binds them.
-struct MemoryChain {
-    L2Cache l2;
-    DramController dram;
-    Probe sm;
-
-    MemoryChain(const std::string& name, const MemoryTimingConfig& c)
-        : l2((name + "_l2").c_str(), c), dram((name + "_dram").c_str(), c), sm((name + "_probe").c_str(), c) {
-        l2.out.bind(dram.socket);
-        sm.socket.bind(l2.in);
-    }
-    static nlohmann::json stats(const UnitModule& unit) {
-        nlohmann::json out;
-        unit.report(out);
-        return out;
     }
 };
 
@@ -160,84 +119,28 @@ BOOST_AUTO_TEST_CASE(the_ldst_unit_sends_its_coalesced_transactions_through_its_
     BOOST_TEST((target.seen.back().kind == Kind::Atomic));
 }
 
-BOOST_AUTO_TEST_CASE(device_memory_channels_share_out_their_bandwidth_per_window) {
-    MemoryTimingConfig c;
-    c.dram_latency = 100;
-    c.dram_channels = 2;
-    c.dram_interleave_bytes = 256;
-    c.dram_bytes_per_cycle = 32;    // per channel: 128 bytes per window of 4 cycles
-    c.dram_window_cycles = 4;
-    DramController dram("dram_bw", c);
-    Probe mem("dram_bw_probe", c);
-    mem.socket.bind(dram.socket);
-    // Channel 0 (addresses 0-255, 512-767 ...): each 128-byte read fills a window, so the next
-    // waits for the next window.
-    BOOST_TEST(mem.read(0, 128, 0) == 100u);
-    BOOST_TEST(mem.read(512, 128, 0) == 104u);
-    BOOST_TEST(mem.read(1024, 128, 1) == 107u);      // window 2 starts at cycle 8
-    // Channel 1 is untouched.
-    BOOST_TEST(mem.read(256, 128, 0) == 100u);
-    // Order does not matter within the windows' reach: a request for an earlier cycle that
-    // arrives later still gets its own window if it has room.
-    BOOST_TEST(mem.read(256 + 512, 64, 40) == 100u);
-    BOOST_TEST(mem.read(256 + 1024, 64, 40) == 100u);   // 64 + 64 bytes fit one window
-    BOOST_TEST(mem.read(256 + 1536, 64, 40) == 104u);   // the next window starts at 44
-    // A stream of n reads on one channel takes n x 128 / 32 cycles: the bandwidth.
-    uint64_t last = 0;
-    for (int k = 0; k < 100; ++k) last = mem.read(uint64_t(k) * 512 + 4096 * 512, 128, 1000);
-    BOOST_TEST(last == 100u + 99u * 4u);
-    // Writes share the same channels.
-    BOOST_TEST(mem.write(0, 128, 2000) == 100u);
-    BOOST_TEST(mem.write(512, 128, 2000) == 104u);
-}
-
-BOOST_AUTO_TEST_CASE(device_memory_takes_plain_reads_and_writes_too) {
-    MemoryTimingConfig c;
-    c.dram_latency = 50;
-    DramController dram("dram_plain", c);
-    Probe plain("dram_plain_probe", c);
-    plain.socket.bind(dram.socket);
-    uint32_t word = 0;
-    tlm::tlm_generic_payload p;
-    p.set_command(tlm::TLM_WRITE_COMMAND);
-    p.set_address(0x100);
-    p.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
-    p.set_data_length(4);
-    p.set_streaming_width(4);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    plain.socket->b_transport(p, delay);
-    BOOST_TEST(p.is_response_ok());
-    BOOST_TEST(ChipClock(c.cycle_ns).cycles_in(delay) == 50u);
-    nlohmann::json stats;
-    dram.report(stats);
-    BOOST_TEST(stats["write_bytes"]["value"].get<double>() == 4.0);
-}
-
-BOOST_AUTO_TEST_CASE(l2_hits_pay_the_l2_latency_and_misses_the_device_memory_too) {
-    MemoryTimingConfig c;
-    c.l2 = {4096, 128, 4, 30};
-    c.dram_latency = 200;
-    MemoryChain chain("l2_lat", c);
-    Probe& sm = chain.sm;
-    BOOST_TEST(sm.read(0x1000, 128, 0) == 230u);
-    BOOST_TEST(sm.read(0x1040, 128, 10) == 220u);            // same line, fill still on its way
-    BOOST_TEST(sm.read(0x1000, 128, 500) == 30u);
-    BOOST_TEST(sm.write(0x2000, 128, 600) == 30u);          // write-allocate, posted
-    BOOST_TEST(sm.read(0x2000, 128, 700) == 30u);
-    nlohmann::json stats = chain.stats(chain.l2), mem = chain.stats(chain.dram);
-    BOOST_TEST(stats["hits_under_miss"]["value"].get<double>() == 1.0);
-    BOOST_TEST(stats["misses"]["value"].get<double>() == 2.0);            // the first read and the write
-    BOOST_TEST(mem["read_bytes"]["value"].get<double>() == 128.0);    // one line fill
-    BOOST_TEST(mem["write_bytes"]["value"].get<double>() == 128.0);   // the posted write
-}
-
-BOOST_AUTO_TEST_CASE(without_an_l2_requests_pass_through_to_device_memory) {
-    MemoryTimingConfig c;
-    c.l2.bytes = 0;
-    c.dram_latency = 300;
-    MemoryChain chain("l2_none", c);
-    BOOST_TEST(chain.sm.read(0x1000, 64, 0) == 300u);
-    BOOST_TEST(chain.sm.read(0x1000, 64, 1000) == 300u);          // nothing is cached
-    nlohmann::json mem = chain.stats(chain.dram);
-    BOOST_TEST(mem["read_bytes"]["value"].get<double>() == 128.0);
+BOOST_AUTO_TEST_CASE(an_l1_miss_waits_for_a_free_mshr) {
+    MemoryTimingConfig c = fermi_like();
+    c.l1.mshrs = 2;
+    LdstUnit ldst("ldst_mshr", c);
+    RecordingTarget target("ldst_mshr_target", c);
+    ldst.mem.bind(target.socket);
+    ldst.set_now(500);
+    // Three lines: two MSHRs take the first two, the third is sent when the first completes.
+    auto three = strided(128, 0x20000);
+    LdstUnit::Cost cost = ldst.access(three.data(), 0x7u, 4, Kind::Read, false);
+    BOOST_REQUIRE(target.seen.size() == 3u);
+    BOOST_TEST(target.seen[0].cycle == 500u);
+    BOOST_TEST(target.seen[1].cycle == 500u);
+    BOOST_TEST(target.seen[2].cycle == 600u);
+    BOOST_TEST(cost.latency == 200u + 2u * c.transaction_cycles);
+    // Hits under those misses need no MSHR; once the fills are in, the MSHRs are free again.
+    ldst.set_now(550);
+    BOOST_TEST(ldst.access(three.data(), 0x1u, 4, Kind::Read, false).latency == 50u);
+    ldst.set_now(1000);
+    auto next = strided(128, 0x30000);
+    ldst.access(next.data(), 0x3u, 4, Kind::Read, false);
+    BOOST_TEST(target.seen[3].cycle == 1000u);
+    BOOST_TEST(target.seen[4].cycle == 1000u);
+    BOOST_TEST(test::unit_stats(ldst)["l1_mshr_wait_cycles"]["value"].get<double>() == 100.0);
 }

@@ -1,0 +1,44 @@
+// An initiator of the timing memory protocol (ldst/memory_request.h) for the memory units'
+// testbenches: it sends one request at a chip cycle and returns its latency, as an SM's LD/ST unit does.
+#pragma once
+
+#include <cstdint>
+
+#include <boost/test/unit_test.hpp>
+#include <nlohmann/json.hpp>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "ldst/memory_request.h"
+#include "sm/timing_config.h"
+#include "sm/unit_module.h"
+
+namespace gpusim::test {
+
+// An initiator of the timing protocol: sends one request at a chip cycle, returns its latency.
+struct Probe : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<Probe> socket;
+    MemoryRequestPayload payload;
+    ChipClock clock;
+
+    Probe(const sc_core::sc_module_name& name, const MemoryTimingConfig& c) : sc_module(name), socket("socket"), clock(c.cycle_ns) {}
+
+    uint64_t send(MemoryRequest::Kind kind, uint64_t addr, uint32_t bytes, uint64_t cycle) {
+        sc_core::sc_time delay = clock.delay_of(cycle);
+        const sc_core::sc_time sent = delay;
+        tlm::tlm_generic_payload& p = payload.prepare(addr, bytes, kind);
+        socket->b_transport(p, delay);
+        BOOST_TEST(p.is_response_ok());
+        return clock.cycles_in(delay - sent);
+    }
+    uint64_t read(uint64_t addr, uint32_t bytes, uint64_t cycle) { return send(MemoryRequest::Kind::Read, addr, bytes, cycle); }
+    uint64_t write(uint64_t addr, uint32_t bytes, uint64_t cycle) { return send(MemoryRequest::Kind::Write, addr, bytes, cycle); }
+};
+
+// A unit's statistics as its report writes them.
+inline nlohmann::json unit_stats(const UnitModule& unit) {
+    nlohmann::json out;
+    unit.report(out);
+    return out;
+}
+
+} // namespace gpusim::test
