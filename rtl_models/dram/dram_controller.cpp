@@ -4,11 +4,20 @@
 
 namespace gpusim {
 
+namespace {
+// Requests arrive up to a quantum out of time order and may queue well beyond it: the ring covers
+// four quanta, and at least 4096 windows.
+size_t ring_size(const MemoryTimingConfig& cfg) {
+    const uint64_t quantum_windows = cfg.quantum_cycles / std::max(cfg.dram_window_cycles, 1u) + 1;
+    return size_t(std::max<uint64_t>(4096, 4 * quantum_windows));
+}
+} // namespace
+
 DramController::DramController(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg)
     : UnitModule(name), socket("socket"), m_clock(cfg.cycle_ns), m_latency(cfg.dram_latency),
       m_interleave(std::max(cfg.dram_interleave_bytes, 1u)), m_channels(std::max(cfg.dram_channels, 1u)),
       m_window(std::max(cfg.dram_window_cycles, 1u)), m_bytes_per_cycle(cfg.dram_bytes_per_cycle),
-      m_windows(size_t(m_channels) * kRing) {
+      m_ring(ring_size(cfg)), m_windows(size_t(m_channels) * m_ring) {
     socket.register_b_transport(this, &DramController::b_transport);
 }
 
@@ -25,7 +34,7 @@ uint32_t DramController::queue(uint64_t addr, uint32_t bytes, uint64_t at) {
     const double capacity = m_bytes_per_cycle * m_window;
     uint64_t id = at / m_window;
     for (;; ++id) {
-        Window& w = m_windows[channel * kRing + id % kRing];
+        Window& w = m_windows[channel * m_ring + id % m_ring];
         if (w.id != id) w = Window{id, 0.0};   // a window not used yet (or long past)
         if (w.bytes + bytes <= capacity || w.bytes == 0) {
             w.bytes += bytes;

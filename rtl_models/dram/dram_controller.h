@@ -30,7 +30,6 @@ public:
     void report(nlohmann::json& out) const override;
 
 private:
-    static constexpr size_t kRing = 4096;   // windows remembered per channel (covers SMs a quantum apart)
     struct Window {
         uint64_t id = UINT64_MAX;
         double bytes = 0;
@@ -41,6 +40,7 @@ private:
     uint32_t m_channels;
     uint32_t m_window;
     double m_bytes_per_cycle;
+    size_t m_ring;                        // windows remembered per channel
     std::vector<Window> m_windows;        // a ring of recent windows per channel
     uint64_t m_read_bytes = 0, m_write_bytes = 0;
     uint64_t m_queue_cycles = 0;          // cycles requests waited for a busy channel

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "ldst/memory_request.h"
+
 #ifndef GPUSIM_CONFIG_DIR
 #define GPUSIM_CONFIG_DIR "rtl_models/configs"
 #endif
@@ -131,6 +133,8 @@ void read_cache(Reader& r, const char* section, CacheConfig& c) {
     r.get(section, "ways", c.ways);
     r.get(section, "latency", c.latency);
     r.require(c.bytes == 0 || (c.line_bytes >= 1 && c.ways >= 1), fmt::format("{}.line_bytes and {}.ways must be at least 1", section, section));
+    r.require(c.line_bytes <= MemoryRequestPayload::kMaxBytes,
+              fmt::format("{}.line_bytes must be at most {}", section, MemoryRequestPayload::kMaxBytes));
 }
 
 // The timing model's sections: scheduler, pipes, ops, smem, ccache, l1, l2, dram, barrier.
@@ -145,6 +149,7 @@ void read_timing(Reader& r, GpuConfig& c) {
     r.get("scheduler", "dispatch", t.scheduler.dispatch);
     r.get("scheduler", "serial_dispatch", t.scheduler.serial_dispatch);
     r.get("scheduler", "active_warps", t.scheduler.active_warps);
+    r.get("scheduler", "long_latency_cycles", t.scheduler.long_latency_cycles);
     r.require(t.scheduler.policy == "lrr" || t.scheduler.policy == "gto" || t.scheduler.policy == "two_level",
               "scheduler.policy must be lrr, gto or two_level");
     r.require(t.scheduler.dispatch >= 1, "scheduler.dispatch must be at least 1");
@@ -201,6 +206,7 @@ void read_timing(Reader& r, GpuConfig& c) {
               "dram.channels, dram.bandwidth_gb_s and dram.interleave_bytes must be positive");
     // GB/s over MHz is 1000 bytes per cycle.
     t.memory.cycle_ns = c.cycle_ns();
+    t.memory.quantum_cycles = c.quantum_cycles;
     t.memory.dram_bytes_per_cycle = t.memory.dram_bandwidth_gb_s * 1000.0 / c.core_clock_mhz / std::max(t.memory.dram_channels, 1u);
     r.get("memory", "coalescing", t.memory.coalescing);
     r.get("memory", "transaction_cycles", t.memory.transaction_cycles);

@@ -8,6 +8,7 @@ L2Cache::L2Cache(const sc_core::sc_module_name& name, const MemoryTimingConfig& 
 }
 
 tlm::tlm_sync_enum L2Cache::nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+    if (phase != tlm::BEGIN_REQ) return tlm::TLM_COMPLETED;   // END_RESP of a request completed already
     b_transport(p, delay);
     phase = tlm::END_RESP;
     return tlm::TLM_COMPLETED;
@@ -20,34 +21,42 @@ void L2Cache::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
         out->b_transport(p, delay);
         return;
     }
-    if (kind == MemoryRequest::Kind::Read) {
-        delay += m_clock.span(read(p.get_address(), delay));
-    } else {
-        // Stores and atomics are performed here; the SM waits for the L2's answer only.
-        write(p.get_address(), p.get_data_length(), delay);
-        delay += m_clock.span(m_tags.latency());
-    }
+    // Stores and atomics are performed here; the SM waits for the L2's answer only.
+    if (kind == MemoryRequest::Kind::Read ? !read(p, delay) : !write(p, delay)) return;
+    if (kind != MemoryRequest::Kind::Read) delay += m_clock.span(m_tags.latency());
     p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-uint64_t L2Cache::read(uint64_t addr, const sc_core::sc_time& delay) {
+bool L2Cache::read(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     const uint64_t now = m_clock.cycle_at(delay);
-    const uint64_t line = addr / m_tags.line_bytes();
-    if (m_tags.access(addr)) return m_tags.hit_latency(now);
+    const uint64_t line = p.get_address() / m_tags.line_bytes();
+    if (m_tags.access(p.get_address())) {
+        delay += m_clock.span(m_tags.hit_latency(now));
+        return true;
+    }
     sc_core::sc_time fill = delay + m_clock.span(m_tags.latency());
-    const sc_core::sc_time sent = fill;
-    out->b_transport(m_dram.prepare(line * m_tags.line_bytes(), m_tags.line_bytes(), MemoryRequest::Kind::Read), fill);
-    const uint64_t latency = m_tags.latency() + m_clock.cycles_in(fill - sent);
-    m_tags.filling(now + latency);
-    return latency;
+    m_dram.prepare(line * m_tags.line_bytes(), m_tags.line_bytes(), MemoryRequest::Kind::Read);
+    if (!to_dram(p, fill)) return false;
+    m_tags.filling(m_clock.cycle_at(fill));
+    delay = fill;
+    return true;
 }
 
-void L2Cache::write(uint64_t addr, uint32_t bytes, const sc_core::sc_time& delay) {
+bool L2Cache::write(tlm::tlm_generic_payload& p, const sc_core::sc_time& delay) {
     // Write-allocate without a fill: a partial line is merged when it is evicted. The bytes reach
     // device memory eventually; their bandwidth is taken now (posted), since evictions are not tracked.
-    m_tags.access(addr);
+    m_tags.access(p.get_address());
     sc_core::sc_time posted = delay + m_clock.span(m_tags.latency());
-    out->b_transport(m_dram.prepare(addr, bytes, MemoryRequest::Kind::Write), posted);
+    m_dram.prepare(p.get_address(), p.get_data_length(), MemoryRequest::Kind::Write);
+    return to_dram(p, posted);
+}
+
+bool L2Cache::to_dram(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    tlm::tlm_generic_payload& request = m_dram.payload();
+    out->b_transport(request, delay);
+    if (request.is_response_ok()) return true;
+    p.set_response_status(request.get_response_status());
+    return false;
 }
 
 void L2Cache::report(nlohmann::json& out) const {

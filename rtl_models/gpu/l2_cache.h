@@ -1,6 +1,6 @@
 // The chip's L2 cache as the SMs' timing sees it: a TLM target of the timing protocol
 // (ldst/memory_request.h) for every SM's LD/ST unit, and an initiator toward the device memory
-// controller for its line fills and write-backs. It answers with the latency of the access. A hit
+// controller for its line fills and posted writes (evictions are not tracked). It answers with the latency of the access. A hit
 // on a line whose fill has not arrived yet waits for it, as a request merged into the miss's MSHR
 // does. Without an L2 (cc 1.x: l2.bytes = 0) requests pass straight to device memory.
 #pragma once
@@ -35,14 +35,17 @@ private:
     uint64_t m_reads = 0, m_writes = 0, m_atomics = 0;
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;
-    // The protocol is blocking; a non-blocking request is answered at once, as a completed one.
+    // The protocol is blocking; a non-blocking request (BEGIN_REQ) is answered at once, completed.
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
     bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
     unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
-    // Cycles a read of `addr` issued at `delay` takes (a hit, a hit under a miss, or a fill).
-    uint64_t read(uint64_t addr, const sc_core::sc_time& delay);
+    // Cycles a read of `addr` issued at `delay` takes (a hit, a hit under a miss, or a fill);
+    // false when device memory answered with an error (left in `p`).
+    bool read(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
     // A write (or atomic) allocates its line without a fill and takes device memory bandwidth now.
-    void write(uint64_t addr, uint32_t bytes, const sc_core::sc_time& delay);
+    bool write(tlm::tlm_generic_payload& p, const sc_core::sc_time& delay);
+    // Sends the request prepared in m_dram at `delay`; copies an error into `p`.
+    bool to_dram(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
 };
 
 } // namespace gpusim

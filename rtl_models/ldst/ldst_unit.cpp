@@ -56,6 +56,8 @@ uint32_t LdstUnit::request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at
     if (!p.is_response_ok())
         throw std::runtime_error(fmt::format("{}: the memory target answered {} to a timing request of {} bytes at {:#x}",
                                              name(), p.get_response_string(), bytes, addr));
+    if (delay < sent)
+        throw std::runtime_error(fmt::format("{}: the memory target lowered the delay of a timing request at {:#x}", name(), addr));
     return uint32_t(m_clock.cycles_in(delay - sent));
 }
 

@@ -2,7 +2,10 @@
 // generic payloads with TLM_IGNORE_COMMAND, since the data itself moves through the functional
 // path, carrying what the access is in a MemoryRequest extension. The initiator passes as delay
 // the time of the access relative to SystemC time (its temporal-decoupling offset); the target
-// adds how long the access takes. Any target that keeps to this can stand in for our L2 or DRAM.
+// adds how long the access takes, and never lowers it. Any target that keeps to this can stand in
+// for our L2 or DRAM, with two rules beyond the base protocol: b_transport returns without
+// calling wait() (the requests are costed, not synchronized: the SMs are already decoupled), and
+// the target leaves the extension in place (the initiator owns it; there is no memory manager).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +30,7 @@ struct MemoryRequest : tlm::tlm_extension<MemoryRequest> {
 // One request payload an initiator reuses: IGNORE command, the extension attached for good.
 class MemoryRequestPayload {
 public:
-    static constexpr uint32_t kMaxBytes = 4096;   // no transaction or line is larger
+    static constexpr uint32_t kMaxBytes = 4096;   // no transaction or line is larger (checked at config load)
 
     MemoryRequestPayload();
     ~MemoryRequestPayload();
@@ -36,6 +39,7 @@ public:
 
     // Sets the payload up for an access of `bytes` at `addr`.
     tlm::tlm_generic_payload& prepare(uint64_t addr, uint32_t bytes, MemoryRequest::Kind kind);
+    tlm::tlm_generic_payload& payload() { return m_payload; }
 
 private:
     tlm::tlm_generic_payload m_payload;

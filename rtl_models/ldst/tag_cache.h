@@ -1,7 +1,8 @@
 // Tags of a set-associative cache with LRU replacement: the building block of the constant cache,
 // the L1 and the L2. It holds no data (the data path is the functional memory); it answers hit or
-// miss, and remembers for each line the cycle its fill arrives, so that a hit on a line still being
-// filled waits for it, as a request merged into the miss's MSHR does.
+// miss, and remembers for each line the cycle its fill arrives when its owner records it (the L1
+// and the L2 do), so that a hit on a line still being filled waits for it, as a request merged
+// into the miss's MSHR does.
 #pragma once
 
 #include <cstdint>

@@ -103,17 +103,19 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
     for (size_t k = 0, n_candidates = order.size(); k < n_candidates; ++k) {
         const uint32_t wi = order[k];
         if (order.repeat(k, wi)) continue;
+        // What an earlier scan found, checked in the order of a full check below (the pipe, then
+        // the operands). Without skipping, every warp is checked in full (the test of both).
         const ScanHint hint = m_hints[wi];
-        if (hint.not_before > t) {
-            if (first_blocked < 0) first_blocked = int(Stall::Dependency);
-            next = std::min(next, hint.not_before);
-            continue;
-        }
-        if (hint.pipe >= 0) {
+        if (hint.pipe >= 0 && u.cfg.skip_idle) {
             const Pipe& p = u.pipe(PipeKind(hint.pipe));
             if (!p.free_at(p.instance(s), t) || exclusive_used) {
                 if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
                 next = std::min(next, std::max({hint.not_before, p.next_free(p.instance(s)), t + 1}));
+                continue;
+            }
+            if (hint.not_before > t) {
+                if (first_blocked < 0) first_blocked = int(Stall::Dependency);
+                next = std::min(next, hint.not_before);
                 continue;
             }
         }
@@ -248,7 +250,7 @@ void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     if ((in.dest_flags & kDestPb) && in.pb >= 0) w.pred_ready[in.pb] = done;
     if (in.op_class == OpClass::Memory) {
         w.mem_done = std::max(w.mem_done, done);
-        if (latency > u.cfg.memory.dram_latency / 2) u.schedulers[s]->long_stall(wi);
+        if (latency > u.cfg.scheduler.long_latency_cycles) u.schedulers[s]->long_stall(wi);
     }
     // A warp issues at most once per cycle per dispatch slot; a taken branch refetches.
     w.ready_at = t + (in.op_class == OpClass::Branch ? std::max<uint64_t>(op.latency, 1) : u.schedulers[s]->dispatch_width() > 1 ? 0 : 1);
@@ -283,7 +285,9 @@ uint64_t SmCore::step_until(uint64_t until) {
                 any = true;
             } else {
                 why[s] = reason;
-                sc.sleep(u.cfg.skip_idle ? wake : t + 1, Stall(reason));
+                // Without skipping, the scheduler scans again next cycle, unless nothing but an
+                // event (a barrier release, a new warp) can let one of its warps issue.
+                sc.sleep(u.cfg.skip_idle || wake == UINT64_MAX ? wake : t + 1, Stall(reason));
             }
         }
         for (uint32_t wi : m_retire)

@@ -31,6 +31,7 @@ struct SchedulerConfig {
     uint32_t dispatch = 1;           // warp instructions one scheduler issues per cycle
     bool serial_dispatch = false;    // the scheduler waits while a pipe takes a warp's operands (cc 1.x)
     uint32_t active_warps = 8;       // two_level: size of the active set
+    uint32_t long_latency_cycles = 200;   // two_level: a memory access slower than this leaves the active set
 };
 
 struct SharedMemoryConfig {
@@ -71,6 +72,7 @@ struct MemoryTimingConfig {
     uint32_t dram_window_cycles = 64;       // bandwidth is accounted per window of this many cycles
     uint32_t transaction_cycles = 2;   // LD/ST pipe cycles each extra transaction of a warp adds
     double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
+    uint64_t quantum_cycles = 10000;   // sim.quantum_cycles: how far apart in time requests may arrive
 };
 
 struct TimingConfig {

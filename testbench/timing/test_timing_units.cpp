@@ -72,3 +72,27 @@ BOOST_AUTO_TEST_CASE(timing_mode_is_deterministic_and_computes_what_functional_m
     BOOST_TEST(a.warp_instructions == b.warp_instructions);
     BOOST_TEST(t1.u32(2) == functional.u32(2));
 }
+
+// Warp 0 waits at barrier 0 and warp 1 at barrier 1: neither can open. Timing mode reports the
+// deadlock whether it skips idle cycles or scans every cycle.
+BOOST_AUTO_TEST_CASE(a_barrier_deadlock_is_reported_with_and_without_skipping) {
+    const char* kernel = R"(
+.visible .entry k(.param .u64 out) {
+  .reg .u32 %r<4>; .reg .pred %p<2>;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra LOW;
+  bar.sync 1;
+  ret;
+LOW:
+  bar.sync 0;
+  ret;
+})";
+    for (bool skip : {true, false}) {
+        SmConfig c = timing_config();
+        c.timing.skip_idle = skip;
+        BOOST_CHECK_EXCEPTION(test::run_kernel(kernel, 64, 1, nullptr, c), KernelFault, [](const KernelFault& f) {
+            return std::string(f.what()).find("barrier deadlock") != std::string::npos;
+        });
+    }
+}

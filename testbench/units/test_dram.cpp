@@ -47,15 +47,19 @@ BOOST_AUTO_TEST_CASE(device_memory_takes_plain_reads_and_writes_too) {
     Probe plain("dram_plain_probe", c);
     plain.socket.bind(dram.socket);
     uint32_t word = 0;
-    tlm::tlm_generic_payload p;
-    p.set_command(tlm::TLM_WRITE_COMMAND);
-    p.set_address(0x100);
-    p.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
-    p.set_data_length(4);
-    p.set_streaming_width(4);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    plain.socket->b_transport(p, delay);
-    BOOST_TEST(p.is_response_ok());
-    BOOST_TEST(ChipClock(c.cycle_ns).cycles_in(delay) == 50u);
-    BOOST_TEST(test::unit_stats(dram)["write_bytes"]["value"].get<double>() == 4.0);
+    for (tlm::tlm_command command : {tlm::TLM_WRITE_COMMAND, tlm::TLM_READ_COMMAND}) {
+        tlm::tlm_generic_payload p;
+        p.set_command(command);
+        p.set_address(0x100);
+        p.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
+        p.set_data_length(4);
+        p.set_streaming_width(4);
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        plain.socket->b_transport(p, delay);
+        BOOST_TEST(p.is_response_ok());
+        BOOST_TEST(ChipClock(c.cycle_ns).cycles_in(delay) == 50u);
+    }
+    nlohmann::json stats = test::unit_stats(dram);
+    BOOST_TEST(stats["write_bytes"]["value"].get<double>() == 4.0);
+    BOOST_TEST(stats["read_bytes"]["value"].get<double>() == 4.0);
 }

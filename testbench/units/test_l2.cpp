@@ -3,6 +3,8 @@
 #define BOOST_TEST_MODULE l2
 #include <boost/test/unit_test.hpp>
 
+#include <tlm_utils/simple_target_socket.h>
+
 #include "common/memory_probe.h"
 #include "dram/dram_controller.h"
 #include "gpu/l2_cache.h"
@@ -25,12 +27,27 @@ struct MemoryChain {
     }
 };
 
-} // namespace
-
-BOOST_AUTO_TEST_CASE(l2_hits_pay_the_l2_latency_and_misses_the_device_memory_too) {
+// A 4 KiB L2 of 30 cycles in front of device memory of 200.
+MemoryTimingConfig small_l2() {
     MemoryTimingConfig c;
     c.l2 = {4096, 128, 4, 30};
     c.dram_latency = 200;
+    return c;
+}
+
+// Device memory that refuses every request.
+struct FailingMemory : sc_core::sc_module {
+    tlm_utils::simple_target_socket<FailingMemory> socket;
+    explicit FailingMemory(const sc_core::sc_module_name& name) : sc_module(name), socket("socket") {
+        socket.register_b_transport(this, &FailingMemory::b_transport);
+    }
+    void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) { p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(l2_hits_pay_the_l2_latency_and_misses_the_device_memory_too) {
+    MemoryTimingConfig c = small_l2();
     MemoryChain chain("l2_lat", c);
     Probe& sm = chain.sm;
     BOOST_TEST(sm.read(0x1000, 128, 0) == 230u);
@@ -54,4 +71,39 @@ BOOST_AUTO_TEST_CASE(without_an_l2_requests_pass_through_to_device_memory) {
     BOOST_TEST(chain.sm.read(0x1000, 64, 1000) == 300u);          // nothing is cached
     nlohmann::json mem = test::unit_stats(chain.dram);
     BOOST_TEST(mem["read_bytes"]["value"].get<double>() == 128.0);
+}
+
+BOOST_AUTO_TEST_CASE(atomics_are_performed_at_the_l2) {
+    MemoryTimingConfig c = small_l2();
+    MemoryChain chain("l2_atom", c);
+    BOOST_TEST(chain.sm.ok(MemoryRequest::Kind::Atomic, 0x3000, 4, 0) == 30u);
+    BOOST_TEST(chain.sm.read(0x3000, 128, 100) == 30u);      // the atomic allocated the line
+    nlohmann::json stats = test::unit_stats(chain.l2);
+    BOOST_TEST(stats["atomics"]["value"].get<double>() == 1.0);
+    BOOST_TEST(stats["reads"]["value"].get<double>() == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_non_blocking_request_is_answered_completed) {
+    MemoryTimingConfig c = small_l2();
+    MemoryChain chain("l2_nb", c);
+    tlm::tlm_generic_payload& p = chain.sm.payload.prepare(0x1000, 128, MemoryRequest::Kind::Read);
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    BOOST_TEST(chain.sm.socket->nb_transport_fw(p, phase, delay) == tlm::TLM_COMPLETED);
+    BOOST_TEST((phase == tlm::END_RESP));
+    BOOST_TEST(p.is_response_ok());
+    BOOST_TEST(ChipClock(c.cycle_ns).cycles_in(delay) == 230u);
+}
+
+BOOST_AUTO_TEST_CASE(an_error_from_device_memory_reaches_the_sm) {
+    MemoryTimingConfig c = small_l2();
+    L2Cache l2("l2_err", c);
+    FailingMemory dram("l2_err_dram");
+    Probe sm("l2_err_probe", c);
+    l2.out.bind(dram.socket);
+    sm.socket.bind(l2.in);
+    sm.send(MemoryRequest::Kind::Read, 0x1000, 128, 0);
+    BOOST_TEST(sm.status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    sm.send(MemoryRequest::Kind::Write, 0x2000, 128, 0);
+    BOOST_TEST(sm.status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }

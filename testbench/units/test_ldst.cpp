@@ -30,6 +30,7 @@ struct RecordingTarget : sc_core::sc_module {
     };
     std::vector<Seen> seen;
     ChipClock clock;
+    enum class Fault { None, Error, EarlierDelay } fault = Fault::None;   // how it misbehaves
 
     RecordingTarget(const sc_core::sc_module_name& name, const MemoryTimingConfig& c) : sc_module(name), socket("socket"), clock(c.cycle_ns) {
         socket.register_b_transport(this, &RecordingTarget::b_transport);
@@ -39,7 +40,17 @@ struct RecordingTarget : sc_core::sc_module {
         const Kind kind = request_kind(p);
         seen.push_back({p.get_address(), p.get_data_length(), kind, clock.cycle_at(delay)});
         delay += clock.span(kind == Kind::Read ? 100 : 7);
-        p.set_response_status(tlm::TLM_OK_RESPONSE);
+        if (fault == Fault::EarlierDelay) delay = sc_core::SC_ZERO_TIME;
+        p.set_response_status(fault == Fault::Error ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
+    }
+};
+
+// An LD/ST unit whose socket is bound to a recording target.
+struct LdstBench {
+    LdstUnit ldst;
+    RecordingTarget target;
+    LdstBench(const std::string& name, const MemoryTimingConfig& c) : ldst(name.c_str(), c), target((name + "_target").c_str(), c) {
+        ldst.mem.bind(target.socket);
     }
 };
 
@@ -85,9 +96,9 @@ BOOST_AUTO_TEST_CASE(coalescing_per_generation) {
 
 BOOST_AUTO_TEST_CASE(the_ldst_unit_sends_its_coalesced_transactions_through_its_socket) {
     MemoryTimingConfig c = fermi_like();
-    LdstUnit ldst("ldst_socket", c);
-    RecordingTarget target("ldst_socket_target", c);
-    ldst.mem.bind(target.socket);
+    LdstBench bench("ldst_socket", c);
+    LdstUnit& ldst = bench.ldst;
+    RecordingTarget& target = bench.target;
     auto unit = strided(4, 0x10000);
     // A coalesced load misses the L1: one line request, at the SM's chip cycle, answered by the target.
     ldst.set_now(1000);
@@ -122,9 +133,9 @@ BOOST_AUTO_TEST_CASE(the_ldst_unit_sends_its_coalesced_transactions_through_its_
 BOOST_AUTO_TEST_CASE(an_l1_miss_waits_for_a_free_mshr) {
     MemoryTimingConfig c = fermi_like();
     c.l1.mshrs = 2;
-    LdstUnit ldst("ldst_mshr", c);
-    RecordingTarget target("ldst_mshr_target", c);
-    ldst.mem.bind(target.socket);
+    LdstBench bench("ldst_mshr", c);
+    LdstUnit& ldst = bench.ldst;
+    RecordingTarget& target = bench.target;
     ldst.set_now(500);
     // Three lines: two MSHRs take the first two, the third is sent when the first completes.
     auto three = strided(128, 0x20000);
@@ -143,4 +154,19 @@ BOOST_AUTO_TEST_CASE(an_l1_miss_waits_for_a_free_mshr) {
     BOOST_TEST(target.seen[3].cycle == 1000u);
     BOOST_TEST(target.seen[4].cycle == 1000u);
     BOOST_TEST(test::unit_stats(ldst)["l1_mshr_wait_cycles"]["value"].get<double>() == 100.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_misbehaving_memory_target_is_reported) {
+    LdstBench bench("ldst_bad", fermi_like());
+    LdstUnit& ldst = bench.ldst;
+    auto unit = strided(4, 0x40000);
+    ldst.set_now(100);
+    bench.target.fault = RecordingTarget::Fault::Error;
+    BOOST_CHECK_EXCEPTION(ldst.access(unit.data(), ~0u, 4, Kind::Write, false), std::runtime_error, [](const std::runtime_error& e) {
+        return std::string(e.what()).find("answered") != std::string::npos;
+    });
+    bench.target.fault = RecordingTarget::Fault::EarlierDelay;
+    BOOST_CHECK_EXCEPTION(ldst.access(unit.data(), ~0u, 4, Kind::Write, false), std::runtime_error, [](const std::runtime_error& e) {
+        return std::string(e.what()).find("lowered the delay") != std::string::npos;
+    });
 }
