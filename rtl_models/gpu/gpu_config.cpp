@@ -196,6 +196,7 @@ void read_timing(Reader& r, GpuConfig& c) {
     r.get("l1", "caches_global", t.memory.l1_caches_global);
     r.get("l1", "mshrs", t.memory.l1.mshrs);
     read_cache(r, "l2", t.memory.l2);
+    r.get("l2", "atomic_cycles", t.memory.l2_atomic_cycles);
     r.get("dram", "latency", t.memory.dram_latency);
     r.get("dram", "channels", t.memory.dram_channels);
     r.get("dram", "bandwidth_gb_s", t.memory.dram_bandwidth_gb_s);

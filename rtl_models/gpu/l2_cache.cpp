@@ -3,7 +3,7 @@
 namespace gpusim {
 
 L2Cache::L2Cache(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg)
-    : UnitModule(name), in("in"), out("out"), m_clock(cfg.cycle_ns), m_tags(cfg.l2) {
+    : UnitModule(name), in("in"), out("out"), m_clock(cfg.cycle_ns), m_tags(cfg.l2), m_atomic_unit(cfg) {
     in.bind(*this);
 }
 
@@ -17,6 +17,9 @@ tlm::tlm_sync_enum L2Cache::nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tl
 void L2Cache::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     const MemoryRequest::Kind kind = request_kind(p);
     ++(kind == MemoryRequest::Kind::Read ? m_reads : kind == MemoryRequest::Kind::Write ? m_writes : m_atomics);
+    if (kind == MemoryRequest::Kind::Atomic)
+        delay += m_clock.span(m_atomic_unit.serve(p.get_address(), request_ops(p), m_clock.cycle_at(delay),
+                                                  m_clock.cycle_at(sc_core::SC_ZERO_TIME)));
     if (!m_tags.present()) {
         out->b_transport(p, delay);
         return;
@@ -62,7 +65,9 @@ bool L2Cache::to_dram(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
 void L2Cache::report(nlohmann::json& out) const {
     stat(out, "reads", double(m_reads), "transactions", "read transactions from the SMs (line fills of their caches included)");
     stat(out, "writes", double(m_writes), "transactions", "write transactions");
-    stat(out, "atomics", double(m_atomics), "transactions", "atomic transactions");
+    stat(out, "atomics", double(m_atomics), "transactions", "atomic requests (one per address of a warp's atomic)");
+    stat(out, "atomic_operations", double(m_atomic_unit.operations()), "operations", "atomic operations (one per lane)");
+    stat(out, "atomic_wait_cycles", double(m_atomic_unit.wait_cycles()), "cycles", "cycles atomics waited for earlier operations on their address, summed");
     stat(out, "hits", double(m_tags.hits()), "lookups", "L2 hits");
     stat(out, "misses", double(m_tags.misses()), "lookups", "L2 misses");
     stat(out, "hits_under_miss", double(m_tags.hits_under_miss()), "lookups", "hits on a line still being filled, which waited for the fill");

@@ -1,8 +1,10 @@
 // The chip's L2 cache as the SMs' timing sees it: a TLM target of the timing protocol
 // (ldst/memory_request.h) for every SM's LD/ST unit, and an initiator toward the device memory
-// controller for its line fills and posted writes (evictions are not tracked). It answers with the latency of the access. A hit
-// on a line whose fill has not arrived yet waits for it, as a request merged into the miss's MSHR
-// does. Without an L2 (cc 1.x: l2.bytes = 0) requests pass straight to device memory.
+// controller for its line fills and posted writes (evictions are not tracked). It answers with the
+// latency of the access. A hit on a line whose fill has not arrived yet waits for it, as a request
+// merged into the miss's MSHR does. Atomics are performed here, serialized per address
+// (gpu/atomic_unit.h). Without an L2 (cc 1.x: l2.bytes = 0) requests pass on to device memory, the
+// atomics after their serialization.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "gpu/atomic_unit.h"
 #include "ldst/memory_request.h"
 #include "ldst/tag_cache.h"
 #include "sm/timing_config.h"
@@ -31,6 +34,7 @@ public:
 private:
     ChipClock m_clock;
     TagCache m_tags;
+    AtomicUnit m_atomic_unit;
     MemoryRequestPayload m_dram;          // the request toward device memory
     uint64_t m_reads = 0, m_writes = 0, m_atomics = 0;
 

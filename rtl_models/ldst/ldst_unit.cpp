@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "sm/lane_addresses.h"
+
 namespace gpusim {
 
 LdstUnit::LdstUnit(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg)
@@ -17,16 +19,15 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
     m_txns.clear();
     c.groups = std::max(coalesce(m_rule, addr, mask, width, cached, m_txns), 1u);
     uint32_t worst = 0;
-    for (const Transaction& t : m_txns) {
-        uint32_t lat;
-        if (cached) {
-            lat = cached_load(t);
-        } else {
-            // Stores write through to the L2 (and drop the L1 copy); atomics are performed at the L2.
-            if (kind != Kind::Read && m_l1.present()) m_l1.invalidate(t.address);
-            lat = request(t.address, t.bytes, kind, m_now);
+    if (kind == Kind::Atomic) {
+        // Atomics pass the LD/ST pipe as the coalesced transactions, and reach the L2 per address.
+        worst = atomics(addr, mask, width);
+    } else {
+        for (const Transaction& t : m_txns) {
+            // Stores write through to the L2 (and drop the L1 copy).
+            if (kind == Kind::Write && m_l1.present()) m_l1.invalidate(t.address);
+            worst = std::max(worst, cached ? cached_load(t) : request(t.address, t.bytes, kind, m_now));
         }
-        worst = std::max(worst, lat);
     }
     c.transactions = uint32_t(m_txns.size());
     c.latency = worst + (c.transactions - 1) * m_cfg.transaction_cycles;
@@ -48,8 +49,19 @@ uint32_t LdstUnit::cached_load(const Transaction& t) {
     return latency;
 }
 
-uint32_t LdstUnit::request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at) {
-    tlm::tlm_generic_payload& p = m_request.prepare(addr, bytes, kind);
+uint32_t LdstUnit::atomics(const uint64_t* addr, LaneMask mask, uint32_t width) {
+    AddressUse use[kWarpSize];
+    const uint32_t n = distinct_addresses(addr, mask, use);
+    uint32_t worst = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+        if (m_l1.present()) m_l1.invalidate(use[k].addr);
+        worst = std::max(worst, request(use[k].addr, width, Kind::Atomic, m_now, use[k].lanes));
+    }
+    return worst;
+}
+
+uint32_t LdstUnit::request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at, uint32_t ops) {
+    tlm::tlm_generic_payload& p = m_request.prepare(addr, bytes, kind, ops);
     const sc_core::sc_time sent = m_clock.delay_of(at);
     sc_core::sc_time delay = sent;
     mem->b_transport(p, delay);

@@ -52,9 +52,11 @@ private:
     uint64_t m_mshr_wait_cycles = 0;
 
     // Sends one transaction to the L2 at chip cycle `at`; returns its latency in cycles.
-    uint32_t request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at);
+    uint32_t request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at, uint32_t ops = 1);
     // Latency of a cached load transaction: an L1 hit (perhaps under a miss) or a fill from the L2.
     uint32_t cached_load(const Transaction& t);
+    // Latency of a warp's atomic: one request per distinct address, carrying its lanes' operations.
+    uint32_t atomics(const uint64_t* addr, LaneMask mask, uint32_t width);
 };
 
 } // namespace gpusim

@@ -18,7 +18,7 @@ MemoryRequestPayload::MemoryRequestPayload() {
 
 MemoryRequestPayload::~MemoryRequestPayload() { m_payload.clear_extension(&m_request); }
 
-tlm::tlm_generic_payload& MemoryRequestPayload::prepare(uint64_t addr, uint32_t bytes, MemoryRequest::Kind kind) {
+tlm::tlm_generic_payload& MemoryRequestPayload::prepare(uint64_t addr, uint32_t bytes, MemoryRequest::Kind kind, uint32_t ops) {
     if (bytes > kMaxBytes) throw std::logic_error("a timing memory request larger than MemoryRequestPayload::kMaxBytes");
     m_payload.set_address(addr);
     m_payload.set_data_length(bytes);
@@ -26,12 +26,18 @@ tlm::tlm_generic_payload& MemoryRequestPayload::prepare(uint64_t addr, uint32_t 
     m_payload.set_dmi_allowed(false);
     m_payload.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     m_request.kind = kind;
+    m_request.ops = ops;
     return m_payload;
 }
 
 MemoryRequest::Kind request_kind(const tlm::tlm_generic_payload& p) {
     if (const MemoryRequest* r = p.get_extension<MemoryRequest>()) return r->kind;
     return p.get_command() == tlm::TLM_WRITE_COMMAND ? MemoryRequest::Kind::Write : MemoryRequest::Kind::Read;
+}
+
+uint32_t request_ops(const tlm::tlm_generic_payload& p) {
+    const MemoryRequest* r = p.get_extension<MemoryRequest>();
+    return r ? r->ops : 1;
 }
 
 } // namespace gpusim

@@ -22,9 +22,10 @@ struct MemoryRequest : tlm::tlm_extension<MemoryRequest> {
         Atomic,   // a read-modify-write performed at the L2 (or device memory without one)
     };
     Kind kind = Kind::Read;
+    uint32_t ops = 1;   // Atomic: the operations on the request's address, performed one after another
 
     tlm::tlm_extension_base* clone() const override { return new MemoryRequest(*this); }
-    void copy_from(const tlm::tlm_extension_base& other) override { kind = static_cast<const MemoryRequest&>(other).kind; }
+    void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const MemoryRequest&>(other); }
 };
 
 // One request payload an initiator reuses: IGNORE command, the extension attached for good.
@@ -38,7 +39,7 @@ public:
     MemoryRequestPayload& operator=(const MemoryRequestPayload&) = delete;
 
     // Sets the payload up for an access of `bytes` at `addr`.
-    tlm::tlm_generic_payload& prepare(uint64_t addr, uint32_t bytes, MemoryRequest::Kind kind);
+    tlm::tlm_generic_payload& prepare(uint64_t addr, uint32_t bytes, MemoryRequest::Kind kind, uint32_t ops = 1);
     tlm::tlm_generic_payload& payload() { return m_payload; }
 
 private:
@@ -49,6 +50,8 @@ private:
 // The request a payload carries (a target's view); a plain READ or WRITE without the extension
 // counts as a read or a write.
 MemoryRequest::Kind request_kind(const tlm::tlm_generic_payload& p);
+// The atomic operations a request carries (1 without the extension).
+uint32_t request_ops(const tlm::tlm_generic_payload& p);
 
 // Chip cycles against SystemC time, for both sides of the protocol.
 class ChipClock {

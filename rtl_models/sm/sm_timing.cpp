@@ -183,7 +183,7 @@ uint64_t SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& pass
                                 : (in.dest_flags & kMemStore) ? LdstUnit::Kind::Write : LdstUnit::Kind::Read;
     switch (space) {
     case MemSpace::Shared:
-        passes = u.smem.access(addr, m, width);
+        passes = u.smem.access(addr, m, width, kind == LdstUnit::Kind::Atomic);
         ideal = u.smem.ideal_passes(m, 4);   // pipe time is relative to a conflict-free 32-bit access
         return u.smem.latency(passes);
     case MemSpace::Const:

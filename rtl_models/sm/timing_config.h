@@ -64,6 +64,7 @@ struct MemoryTimingConfig {
     CacheConfig l1;                    // per SM, global loads (when cached) and local memory
     bool l1_caches_global = true;
     CacheConfig l2;                    // per chip
+    uint32_t l2_atomic_cycles = 0;     // per atomic operation on one address (0: not serialized)
     uint32_t dram_latency = 400;       // cycles beyond the L2 (or beyond the SM when there is no L2)
     uint32_t dram_channels = 6;        // memory controllers, each with its share of the bandwidth
     double dram_bandwidth_gb_s = 177.4;

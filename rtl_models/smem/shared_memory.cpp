@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sm/exec_context.h"
+#include "sm/lane_addresses.h"
 
 namespace gpusim {
 
@@ -130,15 +131,22 @@ uint32_t SharedMemory::ideal_passes(LaneMask mask, uint32_t width) const {
     return n * pieces;
 }
 
-uint32_t SharedMemory::access(const uint64_t* addr, LaneMask mask, uint32_t width) {
+uint32_t SharedMemory::access(const uint64_t* addr, LaneMask mask, uint32_t width, bool atomic) {
     uint32_t p = passes(addr, mask, width);
-    uint32_t ideal = ideal_passes(mask, width);
+    const uint32_t ideal = ideal_passes(mask, width);
     ++m_accesses;
-    m_passes += p;
     if (p > ideal) {
         m_conflict_passes += p - ideal;
         ++m_conflicted_accesses;
     }
+    if (atomic) {
+        const uint32_t serial = deepest_address(addr, mask);
+        if (serial > p) {
+            m_atomic_passes += serial - p;
+            p = serial;
+        }
+    }
+    m_passes += p;
     return p;
 }
 
@@ -148,6 +156,7 @@ void SharedMemory::report(nlohmann::json& out) const {
     stat(out, "bank_conflicts", double(m_conflict_passes), "passes",
          "passes beyond the conflict-free count (each is one serialized replay)");
     stat(out, "conflicted_accesses", double(m_conflicted_accesses), "warp accesses", "accesses with at least one bank conflict");
+    stat(out, "atomic_passes", double(m_atomic_passes), "passes", "passes atomics added beyond the banks' for lanes on one address");
 }
 
 } // namespace gpusim

@@ -20,7 +20,9 @@ public:
     SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg);
 
     // Passes a warp access of `width` bytes per thread at `addr[lane]` needs; counts the access.
-    uint32_t access(const uint64_t* addr, LaneMask mask, uint32_t width);
+    // An atomic needs at least one pass per lane on its busiest address (the lanes' operations on
+    // one word are serialized, where a load would broadcast it).
+    uint32_t access(const uint64_t* addr, LaneMask mask, uint32_t width, bool atomic = false);
     // Passes without counting (for tests and analysis).
     uint32_t passes(const uint64_t* addr, LaneMask mask, uint32_t width) const;
     // Passes the access would need without conflicts.
@@ -35,6 +37,7 @@ private:
     uint64_t m_passes = 0;
     uint64_t m_conflict_passes = 0;
     uint64_t m_conflicted_accesses = 0;
+    uint64_t m_atomic_passes = 0;     // passes atomics added for lanes on one address
     bool m_shifts = false;            // banks, interleave and row size are powers of two
     int m_unit_shift = 0, m_row_shift = 0;
 

@@ -23,17 +23,17 @@ struct Probe : sc_core::sc_module {
 
     Probe(const sc_core::sc_module_name& name, const MemoryTimingConfig& c) : sc_module(name), socket("socket"), clock(c.cycle_ns) {}
 
-    uint64_t send(MemoryRequest::Kind kind, uint64_t addr, uint32_t bytes, uint64_t cycle) {
+    uint64_t send(MemoryRequest::Kind kind, uint64_t addr, uint32_t bytes, uint64_t cycle, uint32_t ops = 1) {
         sc_core::sc_time delay = clock.delay_of(cycle);
         const sc_core::sc_time sent = delay;
-        tlm::tlm_generic_payload& p = payload.prepare(addr, bytes, kind);
+        tlm::tlm_generic_payload& p = payload.prepare(addr, bytes, kind, ops);
         socket->b_transport(p, delay);
         status = p.get_response_status();
         return clock.cycles_in(delay - sent);
     }
     // A request that must succeed.
-    uint64_t ok(MemoryRequest::Kind kind, uint64_t addr, uint32_t bytes, uint64_t cycle) {
-        const uint64_t latency = send(kind, addr, bytes, cycle);
+    uint64_t ok(MemoryRequest::Kind kind, uint64_t addr, uint32_t bytes, uint64_t cycle, uint32_t ops = 1) {
+        const uint64_t latency = send(kind, addr, bytes, cycle, ops);
         BOOST_TEST(status == tlm::TLM_OK_RESPONSE);
         return latency;
     }

@@ -7,6 +7,7 @@
 
 #include "common/memory_probe.h"
 #include "dram/dram_controller.h"
+#include "gpu/atomic_unit.h"
 #include "gpu/l2_cache.h"
 
 using namespace gpusim;
@@ -106,4 +107,42 @@ BOOST_AUTO_TEST_CASE(an_error_from_device_memory_reaches_the_sm) {
     BOOST_TEST(sm.status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
     sm.send(MemoryRequest::Kind::Write, 0x2000, 128, 0);
     BOOST_TEST(sm.status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+BOOST_AUTO_TEST_CASE(atomics_on_one_address_are_serialized) {
+    MemoryTimingConfig c = small_l2();
+    c.l2_atomic_cycles = 4;
+    c.dram_window_cycles = 64;      // 16 operations on one address per window
+    MemoryChain chain("l2_serial", c);
+    Probe& sm = chain.sm;
+    // One operation: the L2's latency. Eight lanes on one word: seven more operations after it.
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x5000, 4, 0) == 30u);
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, 0, 8) == 30u + 7u * 4u);
+    // Another warp's eight on that word in the same window queue behind them (slots 9 to 16 of the
+    // window, done at cycle 64 instead of 32: 32 cycles of waiting).
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, 0, 8) == 30u + 32u + 7u * 4u);
+    // The window is full: a ninth operation goes to the next window, at cycle 64 + 4.
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, 0) == 30u + 64u);
+    // A neighbouring word is not held up.
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6004, 4, 0) == 30u);
+    nlohmann::json stats = test::unit_stats(chain.l2);
+    BOOST_TEST(stats["atomic_operations"]["value"].get<double>() == 19.0);
+    BOOST_TEST(stats["atomic_wait_cycles"]["value"].get<double>() == 32.0 + 64.0);
+}
+
+BOOST_AUTO_TEST_CASE(the_atomic_unit_keeps_its_queues_while_its_table_grows_and_forgets) {
+    MemoryTimingConfig c;
+    c.l2_atomic_cycles = 4;
+    c.dram_window_cycles = 64;      // 16 operations per address and window
+    AtomicUnit unit(c);
+    BOOST_TEST(unit.serve(0xA000, 16, 0, 0) == 15u * 4u);       // fills window 0 of 0xA000
+    for (uint64_t k = 0; k < 20000; ++k) unit.serve(0x100000 + 4 * k, 1, 0, 0);   // the table grows
+    BOOST_TEST(unit.serve(0xA000, 1, 0, 0) == 64u);             // still full: the next window
+    // Once SystemC time has passed window 1, rebuilds drop windows 0 and 1 (no request can reach
+    // them); the queues of later windows stay.
+    BOOST_TEST(unit.serve(0xB000, 16, 128, 0) == 15u * 4u);     // fills window 2 of 0xB000
+    for (uint64_t k = 0; k < 40000; ++k) unit.serve(0x200000 + 4 * k, 1, 200, 128);
+    BOOST_TEST(unit.serve(0xA000, 1, 128, 128) == 0u);          // window 2 of 0xA000 is free
+    BOOST_TEST(unit.serve(0xB000, 1, 128, 128) == 64u);         // that of 0xB000 is still full
+    BOOST_TEST(unit.operations() == 16u + 20000u + 1u + 16u + 40000u + 2u);
 }

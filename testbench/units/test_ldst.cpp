@@ -27,6 +27,7 @@ struct RecordingTarget : sc_core::sc_module {
         uint32_t bytes;
         Kind kind;
         uint64_t cycle;
+        uint32_t ops;
     };
     std::vector<Seen> seen;
     ChipClock clock;
@@ -38,7 +39,7 @@ struct RecordingTarget : sc_core::sc_module {
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
         BOOST_TEST(p.get_command() == tlm::TLM_IGNORE_COMMAND);
         const Kind kind = request_kind(p);
-        seen.push_back({p.get_address(), p.get_data_length(), kind, clock.cycle_at(delay)});
+        seen.push_back({p.get_address(), p.get_data_length(), kind, clock.cycle_at(delay), request_ops(p)});
         delay += clock.span(kind == Kind::Read ? 100 : 7);
         if (fault == Fault::EarlierDelay) delay = sc_core::SC_ZERO_TIME;
         p.set_response_status(fault == Fault::Error ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
@@ -125,9 +126,20 @@ BOOST_AUTO_TEST_CASE(the_ldst_unit_sends_its_coalesced_transactions_through_its_
     BOOST_TEST((target.seen[1].kind == Kind::Write));
     BOOST_TEST(target.seen[1].bytes == 32u);
     BOOST_TEST(ldst.access(unit.data(), ~0u, 4, Kind::Read, false).latency == 100u);
-    // An atomic goes to the target as one.
-    ldst.access(unit.data(), 1u, 4, Kind::Atomic, false);
-    BOOST_TEST((target.seen.back().kind == Kind::Atomic));
+    // An atomic goes to the target as one request per address, carrying its lanes' operations.
+    target.seen.clear();
+    auto same = strided(0, 0x10040);
+    ldst.access(same.data(), ~0u, 4, Kind::Atomic, false);
+    BOOST_REQUIRE(target.seen.size() == 1u);
+    BOOST_TEST((target.seen[0].kind == Kind::Atomic));
+    BOOST_TEST(target.seen[0].ops == 32u);
+    BOOST_TEST(target.seen[0].bytes == 4u);
+    target.seen.clear();
+    LdstUnit::Cost atom = ldst.access(unit.data(), 0xFFu, 4, Kind::Atomic, false);
+    BOOST_TEST(target.seen.size() == 8u);
+    BOOST_TEST(target.seen[7].addr == 0x1001Cu);
+    BOOST_TEST(target.seen[7].ops == 1u);
+    BOOST_TEST(atom.transactions == 1u);                      // one pass of the LD/ST pipe
 }
 
 BOOST_AUTO_TEST_CASE(an_l1_miss_waits_for_a_free_mshr) {

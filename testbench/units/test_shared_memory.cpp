@@ -83,3 +83,19 @@ BOOST_AUTO_TEST_CASE(conflicts_are_counted_beyond_the_conflict_free_passes) {
     BOOST_TEST(out["passes"]["value"].get<double>() == 3.0);
     BOOST_TEST(out["bank_conflicts"]["value"].get<double>() == 1.0);
 }
+
+BOOST_AUTO_TEST_CASE(atomics_on_one_word_take_a_pass_per_lane) {
+    SharedMemory s("smem_atomic", fermi_smem());
+    auto one_word = strided(0, 0x40);
+    auto clean = strided(4);
+    BOOST_TEST(s.access(one_word.data(), ~0u, 4) == 1u);                 // a load broadcasts the word
+    BOOST_TEST(s.access(one_word.data(), ~0u, 4, true) == 32u);          // an atomic serializes the lanes
+    BOOST_TEST(s.access(one_word.data(), 0xF0u, 4, true) == 4u);
+    BOOST_TEST(s.access(clean.data(), ~0u, 4, true) == 1u);              // distinct words: the banks' passes
+    auto two_way = strided(8);
+    BOOST_TEST(s.access(two_way.data(), ~0u, 4, true) == 2u);            // bank conflicts still count
+    nlohmann::json out;
+    s.report(out);
+    BOOST_TEST(out["atomic_passes"]["value"].get<double>() == 31.0 + 3.0);
+    BOOST_TEST(out["bank_conflicts"]["value"].get<double>() == 1.0);
+}
