@@ -24,6 +24,8 @@ public:
     bool free_at(uint32_t inst, uint64_t cycle) const { return m_next[inst] <= cycle; }
     // First cycle in which the copy can take another warp instruction.
     uint64_t next_free(uint32_t inst) const { return m_next[inst]; }
+    // Where next_free(inst) is kept, for a scan that checks many warps against one pipe copy.
+    const uint64_t* next_free_at(uint32_t inst) const { return &m_next[inst]; }
     // Takes a warp instruction at `cycle`; returns the cycles it occupies the pipe (rounded up).
     uint64_t accept(uint32_t inst, uint64_t cycle, uint32_t interval_milli);
     bool exclusive() const { return m_cfg.exclusive; }

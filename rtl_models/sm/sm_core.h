@@ -115,7 +115,7 @@ private:
     // array, so a scan passes over waiting warps without touching them.
     struct ScanHint {
         uint64_t not_before = 0;
-        int32_t pipe = -1;           // PipeKind, or -1 when not known
+        const uint64_t* pipe_free = nullptr;   // next_free of the pipe copy it needs; null: not known
     };
     std::vector<ScanHint> m_hints;
 

@@ -106,11 +106,10 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
         // What an earlier scan found, checked in the order of a full check below (the pipe, then
         // the operands). Without skipping, every warp is checked in full (the test of both).
         const ScanHint hint = m_hints[wi];
-        if (hint.pipe >= 0 && u.cfg.skip_idle) {
-            const Pipe& p = u.pipe(PipeKind(hint.pipe));
-            if (!p.free_at(p.instance(s), t) || exclusive_used) {
+        if (hint.pipe_free && u.cfg.skip_idle) {
+            if (*hint.pipe_free > t || exclusive_used) {
                 if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
-                next = std::min(next, std::max({hint.not_before, p.next_free(p.instance(s)), t + 1}));
+                next = std::min(next, std::max({hint.not_before, *hint.pipe_free, t + 1}));
                 continue;
             }
             if (hint.not_before > t) {
@@ -132,7 +131,7 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
         const PipeKind pipe = u.cfg.ops[int(in.op_class)].pipe;
         Pipe& p = u.pipe(pipe);
         const uint64_t ready = issue_ready(w, in);
-        m_hints[wi] = ScanHint{ready, int32_t(pipe)};
+        m_hints[wi] = ScanHint{ready, p.next_free_at(p.instance(s))};
         if (!p.free_at(p.instance(s), t) || exclusive_used) {
             if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
             next = std::min(next, std::max({ready, p.next_free(p.instance(s)), t + 1}));
