@@ -4,15 +4,23 @@
 
 namespace gpusim {
 
+namespace {
+// The accounting window: sim.dram_window_cycles rounded up to whole operations, so that a window's
+// operations take exactly its length.
+uint32_t window_cycles(const MemoryTimingConfig& cfg) {
+    const uint32_t op = std::max(cfg.l2_atomic_cycles, 1u);
+    return std::max((cfg.dram_window_cycles + op - 1) / op, 1u) * op;
+}
+} // namespace
+
 AtomicUnit::AtomicUnit(const MemoryTimingConfig& cfg)
-    : m_cycles(cfg.l2_atomic_cycles), m_window(std::max({cfg.dram_window_cycles, cfg.l2_atomic_cycles, 1u})),
-      m_per_window(m_window / std::max(cfg.l2_atomic_cycles, 1u)),
+    : m_cycles(cfg.l2_atomic_cycles), m_window(window_cycles(cfg)), m_per_window(m_window / std::max(m_cycles, 1u)),
       m_slots(kMinSlots) {}
 
 uint64_t AtomicUnit::serve(uint64_t addr, uint32_t ops, uint64_t at, uint64_t earliest) {
     m_operations += ops;
     if (!m_cycles || !ops) return 0;
-    if (2 * (m_count + ops) > m_slots.size()) rebuild(earliest / m_window);
+    if (2 * (m_count + ops) > m_slots.size()) rebuild(earliest / m_window, ops);
     uint64_t done = 0;   // cycle the last operation completes
     uint32_t left = ops;
     for (uint64_t window = at / m_window;; ++window) {
@@ -57,13 +65,13 @@ AtomicUnit::Slot& AtomicUnit::slot(uint64_t addr, uint64_t window) {
     }
 }
 
-void AtomicUnit::rebuild(uint64_t oldest_window) {
+void AtomicUnit::rebuild(uint64_t oldest_window, uint32_t ops) {
     std::vector<Slot> old;
     old.swap(m_slots);
     size_t live = 0;
     for (const Slot& s : old) live += s.window != kEmpty && s.window >= oldest_window;
     size_t size = kMinSlots;
-    while (size < 4 * (live + 64)) size *= 2;   // at most a quarter full after the rebuild
+    while (size < 4 * (live + ops + 64)) size *= 2;   // at most a quarter full, with room for the request
     m_slots.assign(size, Slot{});
     m_count = 0;
     for (const Slot& s : old)

@@ -1,10 +1,11 @@
-// The atomic units of the memory partitions: each address serves one atomic operation per
-// l2.atomic_cycles, so operations on one address (from the lanes of a warp, or from different
-// warps and SMs) are serialized while different addresses proceed in parallel.
+// The atomic unit beside the L2 (one for the chip, as the L2 is): each address serves one atomic
+// operation per l2.atomic_cycles, so operations on one address (from the lanes of a warp, or from
+// different warps and SMs) are serialized, while different addresses proceed in parallel without
+// limit.
 //
 // Requests come from SMs up to a quantum apart in time, so, as device memory bandwidth, an
-// address's throughput is accounted per window of sim.dram_window_cycles (or of one operation, if
-// longer): a request's operations take the free slots of the window of their cycle and of the
+// address's throughput is accounted per window of sim.dram_window_cycles (rounded up to whole
+// operations): a request's operations take the free slots of the window of their cycle and of the
 // following ones.
 #pragma once
 
@@ -26,6 +27,7 @@ public:
 
     uint64_t operations() const { return m_operations; }
     uint64_t wait_cycles() const { return m_wait_cycles; }
+    size_t windows_kept() const { return m_count; }   // (address, window) pairs remembered
 
 private:
     // Operations taken per address and window, in an open-addressing table (the lookup is on every
@@ -50,7 +52,8 @@ private:
     // The first window from `window` on with room on `addr`, following (and shortening) the skips
     // of full windows, so a request on a busy address does not walk its whole queue.
     Slot& first_open(uint64_t addr, uint64_t window);
-    void rebuild(uint64_t oldest_window);
+    // Drops the windows before `oldest_window`; leaves room for a request of `ops` operations.
+    void rebuild(uint64_t oldest_window, uint32_t ops);
 };
 
 } // namespace gpusim

@@ -24,9 +24,10 @@ void L2Cache::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
         out->b_transport(p, delay);
         return;
     }
-    // Stores and atomics are performed here; the SM waits for the L2's answer only.
-    if (kind == MemoryRequest::Kind::Read ? !read(p, delay) : !write(p, delay)) return;
-    if (kind != MemoryRequest::Kind::Read) delay += m_clock.span(m_tags.latency());
+    // A store is posted: the SM waits for the L2's answer only. An atomic is performed here on the
+    // line's data, so it needs the line as a load does (and leaves it dirty in the L2).
+    if (kind == MemoryRequest::Kind::Write ? !write(p, delay) : !read(p, delay)) return;
+    if (kind == MemoryRequest::Kind::Write) delay += m_clock.span(m_tags.latency());
     p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -43,10 +43,10 @@ private:
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
     bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
     unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
-    // Cycles a read of `addr` issued at `delay` takes (a hit, a hit under a miss, or a fill);
-    // false when device memory answered with an error (left in `p`).
+    // Adds to `delay` what a read (or an atomic) of the line takes: a hit, a hit under a miss, or a
+    // fill; false when device memory answered with an error (left in `p`).
     bool read(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-    // A write (or atomic) allocates its line without a fill and takes device memory bandwidth now.
+    // A write allocates its line without a fill and takes device memory bandwidth now.
     bool write(tlm::tlm_generic_payload& p, const sc_core::sc_time& delay);
     // Sends the request prepared in m_dram at `delay`; copies an error into `p`.
     bool to_dram(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);

@@ -55,7 +55,12 @@ uint32_t LdstUnit::atomics(const uint64_t* addr, LaneMask mask, uint32_t width) 
     uint32_t worst = 0;
     for (uint32_t k = 0; k < n; ++k) {
         if (m_l1.present()) m_l1.invalidate(use[k].addr);
-        worst = std::max(worst, request(use[k].addr, width, Kind::Atomic, m_now, use[k].lanes));
+        // The request moves the coalesced segment that holds its address (a burst of device
+        // memory without an L2), or the access itself.
+        uint32_t bytes = width;
+        for (const Transaction& t : m_txns)
+            if (use[k].addr >= t.address && use[k].addr < t.address + t.bytes) bytes = t.bytes;
+        worst = std::max(worst, request(use[k].addr, bytes, Kind::Atomic, m_now, use[k].lanes));
     }
     return worst;
 }

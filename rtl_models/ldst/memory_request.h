@@ -22,7 +22,9 @@ struct MemoryRequest : tlm::tlm_extension<MemoryRequest> {
         Atomic,   // a read-modify-write performed at the L2 (or device memory without one)
     };
     Kind kind = Kind::Read;
-    uint32_t ops = 1;   // Atomic: the operations on the request's address, performed one after another
+    // Atomic: the operations on the request's address (one word), performed one after another. The
+    // payload's length is then that of the coalesced segment holding the word: the bytes it moves.
+    uint32_t ops = 1;
 
     tlm::tlm_extension_base* clone() const override { return new MemoryRequest(*this); }
     void copy_from(const tlm::tlm_extension_base& other) override { *this = static_cast<const MemoryRequest&>(other); }

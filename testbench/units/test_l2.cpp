@@ -77,11 +77,15 @@ BOOST_AUTO_TEST_CASE(without_an_l2_requests_pass_through_to_device_memory) {
 BOOST_AUTO_TEST_CASE(atomics_are_performed_at_the_l2) {
     MemoryTimingConfig c = small_l2();
     MemoryChain chain("l2_atom", c);
-    BOOST_TEST(chain.sm.ok(MemoryRequest::Kind::Atomic, 0x3000, 4, 0) == 30u);
-    BOOST_TEST(chain.sm.read(0x3000, 128, 100) == 30u);      // the atomic allocated the line
-    nlohmann::json stats = test::unit_stats(chain.l2);
-    BOOST_TEST(stats["atomics"]["value"].get<double>() == 1.0);
+    // An atomic needs the line's data: the first one fills it, the next ones hit.
+    BOOST_TEST(chain.sm.ok(MemoryRequest::Kind::Atomic, 0x3000, 32, 0) == 230u);
+    BOOST_TEST(chain.sm.ok(MemoryRequest::Kind::Atomic, 0x3004, 32, 500) == 30u);
+    BOOST_TEST(chain.sm.read(0x3000, 128, 600) == 30u);
+    nlohmann::json stats = test::unit_stats(chain.l2), mem = test::unit_stats(chain.dram);
+    BOOST_TEST(stats["atomics"]["value"].get<double>() == 2.0);
     BOOST_TEST(stats["reads"]["value"].get<double>() == 1.0);
+    BOOST_TEST(mem["read_bytes"]["value"].get<double>() == 128.0);     // one line fill
+    BOOST_TEST(mem["write_bytes"]["value"].get<double>() == 0.0);      // the dirty line stays
 }
 
 BOOST_AUTO_TEST_CASE(a_non_blocking_request_is_answered_completed) {
@@ -115,16 +119,19 @@ BOOST_AUTO_TEST_CASE(atomics_on_one_address_are_serialized) {
     c.dram_window_cycles = 64;      // 16 operations on one address per window
     MemoryChain chain("l2_serial", c);
     Probe& sm = chain.sm;
+    sm.read(0x5000, 128, 0);        // the lines are in the L2 by cycle 230
+    sm.read(0x6000, 128, 0);
+    const uint64_t t = 1024;        // the start of a window
     // One operation: the L2's latency. Eight lanes on one word: seven more operations after it.
-    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x5000, 4, 0) == 30u);
-    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, 0, 8) == 30u + 7u * 4u);
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x5000, 4, t) == 30u);
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, t, 8) == 30u + 7u * 4u);
     // Another warp's eight on that word in the same window queue behind them (slots 9 to 16 of the
-    // window, done at cycle 64 instead of 32: 32 cycles of waiting).
-    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, 0, 8) == 30u + 32u + 7u * 4u);
-    // The window is full: a ninth operation goes to the next window, at cycle 64 + 4.
-    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, 0) == 30u + 64u);
+    // window, done at t + 64 instead of t + 32: 32 cycles of waiting).
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, t, 8) == 30u + 32u + 7u * 4u);
+    // The window is full: a ninth operation goes to the next window, at t + 64 + 4.
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, t) == 30u + 64u);
     // A neighbouring word is not held up.
-    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6004, 4, 0) == 30u);
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6004, 4, t) == 30u);
     nlohmann::json stats = test::unit_stats(chain.l2);
     BOOST_TEST(stats["atomic_operations"]["value"].get<double>() == 19.0);
     BOOST_TEST(stats["atomic_wait_cycles"]["value"].get<double>() == 32.0 + 64.0);
@@ -141,8 +148,32 @@ BOOST_AUTO_TEST_CASE(the_atomic_unit_keeps_its_queues_while_its_table_grows_and_
     // Once SystemC time has passed window 1, rebuilds drop windows 0 and 1 (no request can reach
     // them); the queues of later windows stay.
     BOOST_TEST(unit.serve(0xB000, 16, 128, 0) == 15u * 4u);     // fills window 2 of 0xB000
-    for (uint64_t k = 0; k < 40000; ++k) unit.serve(0x200000 + 4 * k, 1, 200, 128);
+    const size_t before = unit.windows_kept();
+    BOOST_TEST(before > 20000u);
+    for (uint64_t k = 0; k < 100000; ++k) unit.serve(0x200000 + 4 * k, 1, 200, 128);
+    BOOST_TEST(unit.windows_kept() <= 100000u + 1u);              // those of windows 0 and 1 are gone
     BOOST_TEST(unit.serve(0xA000, 1, 128, 128) == 0u);          // window 2 of 0xA000 is free
     BOOST_TEST(unit.serve(0xB000, 1, 128, 128) == 64u);         // that of 0xB000 is still full
-    BOOST_TEST(unit.operations() == 16u + 20000u + 1u + 16u + 40000u + 2u);
+    BOOST_TEST(unit.operations() == 16u + 20000u + 1u + 16u + 100000u + 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_busy_address_is_passed_over_in_few_steps) {
+    MemoryTimingConfig c;
+    c.l2_atomic_cycles = 4;
+    c.dram_window_cycles = 64;
+    AtomicUnit unit(c);
+    BOOST_TEST(unit.serve(0xA000, 48, 0, 0) == 47u * 4u);        // windows 0, 1 and 2, back to back
+    BOOST_TEST(unit.serve(0xA000, 1, 0, 0) == 192u);             // past three full windows
+    BOOST_TEST(unit.serve(0xA000, 1, 0, 0) == 196u);             // the same path, shortened
+    BOOST_TEST(unit.serve(0xA000, 1, 64, 0) == 136u);            // from window 1: still window 3
+}
+
+BOOST_AUTO_TEST_CASE(the_window_holds_whole_operations) {
+    MemoryTimingConfig c;
+    c.l2_atomic_cycles = 9;
+    c.dram_window_cycles = 64;      // rounded up to 72: 8 operations per window
+    AtomicUnit unit(c);
+    BOOST_TEST(unit.serve(0xC000, 32, 0, 0) == 31u * 9u);        // 32 lanes back to back: no wait
+    BOOST_TEST(unit.wait_cycles() == 0u);
+    BOOST_TEST(unit.serve(0xC000, 8, 0, 0) == 288u + 7u * 9u);   // after them, in window 4
 }

@@ -133,13 +133,18 @@ BOOST_AUTO_TEST_CASE(the_ldst_unit_sends_its_coalesced_transactions_through_its_
     BOOST_REQUIRE(target.seen.size() == 1u);
     BOOST_TEST((target.seen[0].kind == Kind::Atomic));
     BOOST_TEST(target.seen[0].ops == 32u);
-    BOOST_TEST(target.seen[0].bytes == 4u);
+    BOOST_TEST(target.seen[0].bytes == 32u);                  // the segment holding the word
     target.seen.clear();
     LdstUnit::Cost atom = ldst.access(unit.data(), 0xFFu, 4, Kind::Atomic, false);
     BOOST_TEST(target.seen.size() == 8u);
     BOOST_TEST(target.seen[7].addr == 0x1001Cu);
     BOOST_TEST(target.seen[7].ops == 1u);
     BOOST_TEST(atom.transactions == 1u);                      // one pass of the LD/ST pipe
+    // The atomics dropped the L1's copy of the line: the next load misses.
+    ldst.set_now(3000);
+    target.seen.clear();
+    BOOST_TEST(ldst.access(unit.data(), ~0u, 4, Kind::Read, false).latency == 100u);
+    BOOST_TEST(target.seen.size() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(an_l1_miss_waits_for_a_free_mshr) {
