@@ -15,10 +15,11 @@ tlm::tlm_sync_enum L2Cache::nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tl
 }
 
 void L2Cache::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
-    const MemoryRequest::Kind kind = request_kind(p);
+    const MemoryRequest request = request_of(p);
+    const MemoryRequest::Kind kind = request.kind;
     ++(kind == MemoryRequest::Kind::Read ? m_reads : kind == MemoryRequest::Kind::Write ? m_writes : m_atomics);
     if (kind == MemoryRequest::Kind::Atomic)
-        delay += m_clock.span(m_atomic_unit.serve(p.get_address(), request_ops(p), m_clock.cycle_at(delay),
+        delay += m_clock.span(m_atomic_unit.serve(p.get_address(), request.ops, m_clock.cycle_at(delay),
                                                   m_clock.cycle_at(sc_core::SC_ZERO_TIME)));
     if (!m_tags.present()) {
         out->b_transport(p, delay);

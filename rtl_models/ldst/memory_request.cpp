@@ -30,14 +30,11 @@ tlm::tlm_generic_payload& MemoryRequestPayload::prepare(uint64_t addr, uint32_t 
     return m_payload;
 }
 
-MemoryRequest::Kind request_kind(const tlm::tlm_generic_payload& p) {
-    if (const MemoryRequest* r = p.get_extension<MemoryRequest>()) return r->kind;
-    return p.get_command() == tlm::TLM_WRITE_COMMAND ? MemoryRequest::Kind::Write : MemoryRequest::Kind::Read;
-}
-
-uint32_t request_ops(const tlm::tlm_generic_payload& p) {
-    const MemoryRequest* r = p.get_extension<MemoryRequest>();
-    return r ? r->ops : 1;
+MemoryRequest request_of(const tlm::tlm_generic_payload& p) {
+    if (const MemoryRequest* r = p.get_extension<MemoryRequest>()) return *r;
+    MemoryRequest plain;
+    plain.kind = p.get_command() == tlm::TLM_WRITE_COMMAND ? MemoryRequest::Kind::Write : MemoryRequest::Kind::Read;
+    return plain;
 }
 
 } // namespace gpusim

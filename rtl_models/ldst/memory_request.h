@@ -50,10 +50,8 @@ private:
 };
 
 // The request a payload carries (a target's view); a plain READ or WRITE without the extension
-// counts as a read or a write.
-MemoryRequest::Kind request_kind(const tlm::tlm_generic_payload& p);
-// The atomic operations a request carries (1 without the extension).
-uint32_t request_ops(const tlm::tlm_generic_payload& p);
+// counts as a read or a write of one operation.
+MemoryRequest request_of(const tlm::tlm_generic_payload& p);
 
 // Chip cycles against SystemC time, for both sides of the protocol.
 class ChipClock {

@@ -28,28 +28,22 @@ private:
 class GreedyThenOldest : public SchedulingPolicy {
 public:
     void add(uint32_t warp, uint64_t age) override {
-        Entry e{age, warp};
-        auto at = std::upper_bound(m_by_age.begin(), m_by_age.end(), e);
-        m_warps.insert(m_warps.begin() + (at - m_by_age.begin()), warp);
-        m_by_age.insert(at, e);
+        const auto at = std::upper_bound(m_ages.begin(), m_ages.end(), age) - m_ages.begin();
+        m_ages.insert(m_ages.begin() + at, age);
+        m_warps.insert(m_warps.begin() + at, warp);
     }
     void remove(uint32_t warp) override {
-        auto at = std::find(m_warps.begin(), m_warps.end(), warp);
-        m_by_age.erase(m_by_age.begin() + (at - m_warps.begin()));
-        m_warps.erase(at);
+        const auto at = std::find(m_warps.begin(), m_warps.end(), warp) - m_warps.begin();
+        m_ages.erase(m_ages.begin() + at);
+        m_warps.erase(m_warps.begin() + at);
         if (m_greedy == warp) m_greedy = CandidateOrder::kNone;
     }
     CandidateOrder order() override { return {m_warps.data(), m_warps.size(), 0, m_greedy}; }
     void issued(uint32_t warp) override { m_greedy = warp; }
 
 private:
-    struct Entry {
-        uint64_t age;
-        uint32_t warp;
-        bool operator<(const Entry& o) const { return age != o.age ? age < o.age : warp < o.warp; }
-    };
-    std::vector<Entry> m_by_age;
-    std::vector<uint32_t> m_warps;      // the same warps, oldest first
+    std::vector<uint64_t> m_ages;       // arrival order of the warps (unique), oldest first
+    std::vector<uint32_t> m_warps;      // the warps in that order
     uint32_t m_greedy = CandidateOrder::kNone;
 };
 

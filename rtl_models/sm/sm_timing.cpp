@@ -99,25 +99,32 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
     int first_blocked = -1;
     bool at_barrier = false;
     next = UINT64_MAX;
+    // Records that a candidate cannot issue before `at`, and why (the reason of the first one counts).
+    auto block = [&](Stall why_blocked, uint64_t at) {
+        if (first_blocked < 0) first_blocked = int(why_blocked);
+        next = std::min(next, at);
+    };
+    // Whether a warp whose operands are ready at `ready` waits for its pipe copy (free from
+    // `pipe_free`) or its operands: the pipe is checked first.
+    auto waits = [&](uint64_t ready, uint64_t pipe_free) {
+        if (pipe_free > t || exclusive_used) {
+            block(Stall::PipeBusy, std::max({ready, pipe_free, t + 1}));
+            return true;
+        }
+        if (ready > t) {
+            block(Stall::Dependency, ready);
+            return true;
+        }
+        return false;
+    };
     const CandidateOrder order = u.schedulers[s]->candidates();
     for (size_t k = 0, n_candidates = order.size(); k < n_candidates; ++k) {
         const uint32_t wi = order[k];
         if (order.repeat(k, wi)) continue;
-        // What an earlier scan found, checked in the order of a full check below (the pipe, then
-        // the operands). Without skipping, every warp is checked in full (the test of both).
+        // What an earlier scan found, checked as a full check would. Without skipping, every warp
+        // is checked in full (the test of both).
         const ScanHint hint = m_hints[wi];
-        if (hint.pipe_free && u.cfg.skip_idle) {
-            if (*hint.pipe_free > t || exclusive_used) {
-                if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
-                next = std::min(next, std::max({hint.not_before, *hint.pipe_free, t + 1}));
-                continue;
-            }
-            if (hint.not_before > t) {
-                if (first_blocked < 0) first_blocked = int(Stall::Dependency);
-                next = std::min(next, hint.not_before);
-                continue;
-            }
-        }
+        if (hint.pipe_free && u.cfg.skip_idle && waits(hint.not_before, *hint.pipe_free)) continue;
         Warp& w = m_warps[wi];
         if (w.state != Warp::State::Ready) {
             at_barrier |= w.state == Warp::State::AtBarrier;
@@ -128,26 +135,15 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
             continue;
         }
         const Inst& in = code[w.pc];
-        const PipeKind pipe = u.cfg.ops[int(in.op_class)].pipe;
-        Pipe& p = u.pipe(pipe);
+        Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
         const uint64_t ready = issue_ready(w, in);
         m_hints[wi] = ScanHint{ready, p.next_free_at(p.instance(s))};
-        if (!p.free_at(p.instance(s), t) || exclusive_used) {
-            if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
-            next = std::min(next, std::max({ready, p.next_free(p.instance(s)), t + 1}));
-            continue;
-        }
-        if (ready > t) {
-            if (first_blocked < 0) first_blocked = int(Stall::Dependency);
-            next = std::min(next, ready);
-            continue;
-        }
+        if (waits(ready, p.next_free(p.instance(s)))) continue;
         if (p.exclusive()) {
             bool others = false;
             for (const auto& sc : u.schedulers) others |= sc->issued_at(t);
             if (others) {
-                if (first_blocked < 0) first_blocked = int(Stall::PipeBusy);
-                next = std::min(next, t + 1);
+                block(Stall::PipeBusy, t + 1);
                 continue;
             }
             exclusive_used = true;

@@ -38,8 +38,9 @@ struct RecordingTarget : sc_core::sc_module {
     }
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
         BOOST_TEST(p.get_command() == tlm::TLM_IGNORE_COMMAND);
-        const Kind kind = request_kind(p);
-        seen.push_back({p.get_address(), p.get_data_length(), kind, clock.cycle_at(delay), request_ops(p)});
+        const MemoryRequest request = request_of(p);
+        const Kind kind = request.kind;
+        seen.push_back({p.get_address(), p.get_data_length(), kind, clock.cycle_at(delay), request.ops});
         delay += clock.span(kind == Kind::Read ? 100 : 7);
         if (fault == Fault::EarlierDelay) delay = sc_core::SC_ZERO_TIME;
         p.set_response_status(fault == Fault::Error ? tlm::TLM_GENERIC_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE);
