@@ -48,6 +48,8 @@ public:
     uint32_t channels() const { return uint32_t(m_channels.size()); }
     void submit(uint32_t channel, Command c);
     void set_non_blocking(uint32_t channel, bool v) { m_channels[channel].non_blocking = v; }
+    // The host changed a semaphore in its memory: channels waiting on an acquire check it again.
+    void doorbell() { m_kick.notify(sc_core::SC_ZERO_TIME); }
     uint32_t submitted(uint32_t channel) const { return m_channels[channel].submitted; }
     uint32_t completed(uint32_t channel) const { return m_channels[channel].completed; }
     bool pending() const;

@@ -90,6 +90,7 @@ void FrontEnd::write_reg(uint32_t off, uint32_t v) {
         if (v & 1) queue_launch();
         return;
     case reg::kSemCmd: queue_semaphore(v); return;
+    case reg::kDoorbell: m_cp->doorbell(); return;
     case reg::kParamSize: m_regs[off / 4] = v; m_params.clear(); return;
     case reg::kParamData:
         for (int b = 0; b < 4; ++b) m_params.push_back(uint8_t(v >> (8 * b)));

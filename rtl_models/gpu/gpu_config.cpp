@@ -127,6 +127,36 @@ void apply_override(json& doc, const std::string& origin, const std::string& key
     *slot = parsed;
 }
 
+void read_cuda_facts(Reader& r, CudaFacts& f) {
+    r.get("cuda", "constant_bytes", f.constant_bytes);
+    r.get("cuda", "max_pitch_bytes", f.max_pitch_bytes);
+    r.get("cuda", "texture_alignment", f.texture_alignment);
+    r.get("cuda", "texture_pitch_alignment", f.texture_pitch_alignment);
+    r.get("cuda", "surface_alignment", f.surface_alignment);
+    r.get("cuda", "texture_1d", f.texture_1d);
+    r.get("cuda", "texture_1d_linear", f.texture_1d_linear);
+    r.get("cuda", "texture_1d_layered", f.texture_1d_layered);
+    r.get("cuda", "texture_1d_mipmapped", f.texture_1d_mipmapped);
+    r.get("cuda", "texture_2d", f.texture_2d);
+    r.get("cuda", "texture_2d_linear", f.texture_2d_linear);
+    r.get("cuda", "texture_2d_gather", f.texture_2d_gather);
+    r.get("cuda", "texture_2d_layered", f.texture_2d_layered);
+    r.get("cuda", "texture_2d_mipmapped", f.texture_2d_mipmapped);
+    r.get("cuda", "texture_3d", f.texture_3d);
+    r.get("cuda", "texture_3d_alt", f.texture_3d_alt);
+    r.get("cuda", "texture_cubemap", f.texture_cubemap);
+    r.get("cuda", "texture_cubemap_layered", f.texture_cubemap_layered);
+    r.get("cuda", "surface_1d", f.surface_1d);
+    r.get("cuda", "surface_1d_layered", f.surface_1d_layered);
+    r.get("cuda", "surface_2d", f.surface_2d);
+    r.get("cuda", "surface_2d_layered", f.surface_2d_layered);
+    r.get("cuda", "surface_3d", f.surface_3d);
+    r.get("cuda", "surface_cubemap", f.surface_cubemap);
+    r.get("cuda", "surface_cubemap_layered", f.surface_cubemap_layered);
+    r.get("cuda", "pci_device_id", f.pci_device_id);
+    r.get("cuda", "ecc_enabled", f.ecc_enabled);
+}
+
 void read_cache(Reader& r, const char* section, CacheConfig& c) {
     r.get(section, "bytes", c.bytes);
     r.get(section, "line_bytes", c.line_bytes);
@@ -252,7 +282,9 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("chip", "core_clock_mhz", c.core_clock_mhz);
     r.get("chip", "max_threads_per_block", c.max_threads_per_block);
     r.get("chip", "max_shared_per_block", c.max_shared_per_block);
-    r.get("chip", "max_grid_x", c.max_grid_x);
+    r.get("chip", "max_grid", c.max_grid);
+    r.get("chip", "max_block", c.max_block);
+    read_cuda_facts(r, c.cuda);
     r.get("memory", "size_bytes", c.memory_bytes);
     r.get("memory", "latency_ns", c.memory_latency_ns);
     r.get("memory", "clock_mhz", c.memory_clock_mhz);
@@ -288,6 +320,9 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.require(c.quantum_cycles >= 1 && c.sm.warp_slice >= 1, "sim.quantum_cycles and sim.warp_slice must be at least 1");
     r.require(c.max_threads_per_block >= 1 && c.max_threads_per_block <= c.sm.max_threads,
               "chip.max_threads_per_block must be between 1 and sm.max_threads");
+    r.require(c.max_grid[0] >= 1 && c.max_grid[1] >= 1 && c.max_grid[2] >= 1 && c.max_grid[0] <= 2147483647u &&
+                  c.max_block[0] >= 1 && c.max_block[1] >= 1 && c.max_block[2] >= 1,
+              "chip.max_grid and chip.max_block must be at least 1 in each dimension (grid x at most 2^31-1)");
     r.finish();
     c.effective = doc;
     return c;

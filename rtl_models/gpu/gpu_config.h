@@ -2,6 +2,7 @@
 // validated once, every key known; `--set key=value` overrides any parameter.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -14,6 +15,28 @@
 
 namespace gpusim {
 
+using Dims2 = std::array<uint32_t, 2>;
+using Dims3 = std::array<uint32_t, 3>;
+
+// What CUDA reports about the device that no unit of the model uses: the generation's texture
+// and surface limits, alignments, and board facts (cudaDeviceProp, cudaDeviceGetAttribute).
+// Sizes are texels or bytes; a layered limit is {width, layers}; 0 means not supported.
+struct CudaFacts {
+    uint32_t constant_bytes = 65536;
+    uint32_t max_pitch_bytes = 2147483647;
+    uint32_t texture_alignment = 512, texture_pitch_alignment = 32, surface_alignment = 512;
+    uint32_t texture_1d = 0, texture_1d_linear = 0, texture_1d_mipmapped = 0;
+    Dims2 texture_1d_layered{}, texture_2d{}, texture_2d_gather{}, texture_2d_mipmapped{};
+    Dims3 texture_2d_linear{}, texture_2d_layered{}, texture_3d{}, texture_3d_alt{};
+    uint32_t texture_cubemap = 0;
+    Dims2 texture_cubemap_layered{};
+    uint32_t surface_1d = 0, surface_cubemap = 0;
+    Dims2 surface_1d_layered{}, surface_2d{}, surface_cubemap_layered{};
+    Dims3 surface_2d_layered{}, surface_3d{};
+    uint32_t pci_device_id = 0;
+    bool ecc_enabled = false;
+};
+
 struct GpuConfig {
     std::string name;
     std::string description;
@@ -22,7 +45,9 @@ struct GpuConfig {
     double core_clock_mhz = 1401.0;
     uint32_t max_threads_per_block = 1024;
     uint32_t max_shared_per_block = 49152;
-    uint32_t max_grid_x = 65535;
+    Dims3 max_grid{65535, 65535, 65535};   // launch limits per dimension
+    Dims3 max_block{1024, 1024, 64};
+    CudaFacts cuda;
     uint64_t memory_bytes = 1536ull << 20;
     double memory_latency_ns = 0;
     double memory_clock_mhz = 1848.0;   // as cudaDevAttrMemoryClockRate reports it

@@ -10,9 +10,13 @@ LaunchProblem check_launch_limits(const GpuConfig& cfg, const std::shared_ptr<co
                                   Dim3 block, uint32_t dynamic_shared) {
     auto bad = [](std::string why) { return LaunchProblem{LaunchProblem::Kind::Configuration, std::move(why)}; };
     if (!grid.count() || !block.count()) return bad("grid and block dimensions must be at least 1");
-    if (grid.x > cfg.max_grid_x || grid.y > 65535 || grid.z > 65535)
-        return bad(fmt::format("the grid exceeds {} x 65535 x 65535", cfg.max_grid_x));
+    const Dims3& g = cfg.max_grid;
+    const Dims3& b = cfg.max_block;
+    if (grid.x > g[0] || grid.y > g[1] || grid.z > g[2])
+        return bad(fmt::format("the grid exceeds {} x {} x {}", g[0], g[1], g[2]));
     if (block.count() > cfg.max_threads_per_block) return bad(fmt::format("more than {} threads per block", cfg.max_threads_per_block));
+    if (block.x > b[0] || block.y > b[1] || block.z > b[2])
+        return bad(fmt::format("the block exceeds {} x {} x {}", b[0], b[1], b[2]));
     const uint64_t shared = uint64_t(kernel->static_shared_bytes) + dynamic_shared;
     if (shared > cfg.max_shared_per_block)
         return bad(fmt::format("{} bytes of shared memory, the maximum is {}", shared, cfg.max_shared_per_block));

@@ -39,6 +39,7 @@ enum : uint32_t {
     kFaultCode = 0xE4,    // RO  what the sticky fault is (FaultCode)
     kChannels = 0xE8,     // RO  number of channels
     kCopyEngines = 0xEC,  // RO  number of copy engines
+    kDoorbell = 0xF0,     // WO  any value: the host wrote a semaphore; waiting acquires look at it again
     kEnd = 0x100,
 };
 

@@ -87,8 +87,7 @@ void store_elem(ExecContext& c, Warp& w, int lane, uint64_t addr, T v) {
 }
 
 inline uint64_t address(ExecContext& c, Warp& w, const Inst& in, int lane) {
-    uint64_t base = in.a == kNoRow ? 0 : c.src(w, in.a)[lane];
-    return base + uint64_t(in.offset);
+    return effective_address(in.a == kNoRow ? 0 : c.src(w, in.a)[lane], in);
 }
 
 // T is the raw element type; Signed sign-extends narrow loads into the register.
@@ -116,7 +115,7 @@ void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
             uint64_t* d = w.row(in.d);
             const uint64_t lim = c.shared_size;
             for_lanes(m, [&](int l) {
-                uint64_t addr = a[l] + uint64_t(in.offset);
+                const uint64_t addr = uint32_t(a[l] + uint64_t(in.offset));   // shared addresses are 32-bit
                 if ((addr & (sizeof(T) - 1)) || addr + sizeof(T) > lim) locate<S>(c, w, l, addr, sizeof(T), false);
                 T v;
                 std::memcpy(&v, c.shared + addr, sizeof(T));
@@ -145,7 +144,7 @@ void st(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
             const uint64_t* b = c.src(w, in.b);
             const uint64_t lim = c.shared_size;
             for_lanes(m, [&](int l) {
-                uint64_t addr = a[l] + uint64_t(in.offset);
+                const uint64_t addr = uint32_t(a[l] + uint64_t(in.offset));   // shared addresses are 32-bit
                 if ((addr & (sizeof(T) - 1)) || addr + sizeof(T) > lim) locate<S>(c, w, l, addr, sizeof(T), true);
                 T v = T(b[l]);
                 std::memcpy(c.shared + addr, &v, sizeof(T));

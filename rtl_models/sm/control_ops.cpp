@@ -49,17 +49,21 @@ void bar_red(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 // before the next instruction issues, so they need no action.
 void fence(ExecContext&, Warp&, const Inst&, LaneMask) {}
 
-enum TimeReg : uint8_t { kClock, kClockHi, kClock64, kGlobalTimer, kGlobalTimerLo, kGlobalTimerHi };
+enum TimeReg : uint8_t { kClock, kClockHi, kClock64, kGlobalTimer, kGlobalTimerLo, kGlobalTimerHi, kPm = 16, kPm64 = 32 };
 
 void read_time(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    const uint64_t clock = c.slots_per_cycle ? c.issue_slots / c.slots_per_cycle : c.clock;
     uint64_t v = 0;
     switch (in.aux) {
-    case kClock: v = uint32_t(c.clock); break;
-    case kClockHi: v = uint32_t(c.clock >> 32); break;
-    case kClock64: v = c.clock; break;
+    case kClock: v = uint32_t(clock); break;
+    case kClockHi: v = uint32_t(clock >> 32); break;
+    case kClock64: v = clock; break;
     case kGlobalTimer: v = c.time_ns; break;
     case kGlobalTimerLo: v = uint32_t(c.time_ns); break;
     case kGlobalTimerHi: v = uint32_t(c.time_ns >> 32); break;
+    default:   // %pmN and %pmN_64: the SM's pmevent counters (each warp's pmevent counts once)
+        v = in.aux >= kPm64 ? c.pm_events[in.aux - kPm64] : uint32_t(c.pm_events[in.aux - kPm]);
+        break;
     }
     uint64_t* d = w.row(in.d);
     for_lanes(m, [&](int l) { d[l] = v; });
@@ -89,6 +93,8 @@ int time_register(const std::string& name) {
     if (name == "%globaltimer") return kGlobalTimer;
     if (name == "%globaltimer_lo") return kGlobalTimerLo;
     if (name == "%globaltimer_hi") return kGlobalTimerHi;
+    if (name.size() >= 4 && name.compare(0, 3, "%pm") == 0 && name[3] >= '0' && name[3] < '0' + kPmCounters)
+        return (name.size() == 4 ? kPm : kPm64) + (name[3] - '0');
     return -1;
 }
 

@@ -36,7 +36,11 @@ struct ExecContext {
     uint32_t shared_size = 0;
     const uint8_t* params = nullptr;
     uint32_t param_size = 0;
-    uint64_t clock = 0;              // SM cycle counter
+    uint64_t clock = 0;              // SM cycle counter (timing mode: exact at each issue)
+    // Functional mode: %clock is issue_slots / slots_per_cycle, so it advances with every warp
+    // instruction the SM issues (0 in timing mode).
+    uint64_t issue_slots = 0;
+    uint32_t slots_per_cycle = 0;
     uint64_t time_ns = 0;            // simulated time, for %globaltimer
     uint32_t smid = 0;
     uint64_t* pm_events = nullptr;   // the SM's kPmCounters pmevent counters

@@ -61,6 +61,15 @@ constexpr uint8_t kDestVec = 1;
 constexpr uint8_t kDestPb = 2;
 constexpr uint8_t kMemStore = 4;
 constexpr uint8_t kMemAtomic = 8;
+// kAddr32: the address is formed in 32 bits ([reg+imm] with a 32-bit register, or any shared,
+// local or parameter address): the sum wraps modulo 2^32, as the hardware's address adder does.
+constexpr uint8_t kAddr32 = 16;
+
+// The address of a memory instruction's lane whose address register holds `base`.
+inline uint64_t effective_address(uint64_t base, const Inst& in) {
+    const uint64_t a = base + uint64_t(in.offset);
+    return (in.dest_flags & kAddr32) ? uint64_t(uint32_t(a)) : a;
+}
 
 // Which special register a hidden per-warp row holds.
 enum class SpecialReg : uint8_t {

@@ -17,6 +17,7 @@ SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, L2Cache* 
     m_ctx.smid = smid;
     m_ctx.pm_events = m_clock.pm_events();
     if (m_cfg.timing.enabled) m_units = std::make_unique<TimingUnits>(m_cfg, l2);
+    else m_ctx.slots_per_cycle = m_cfg.warp_schedulers;
 }
 
 SmCore::~SmCore() = default;
@@ -181,9 +182,9 @@ uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
     const Inst* code = m_ctx.kernel->code.data();
     uint64_t issued = 0;
     uint64_t threads = 0;
-    m_ctx.clock = m_clock.cycles();
     while (issued < budget && settle(w)) {
         ++issued;
+        ++m_ctx.issue_slots;
         threads += lane_count(w.active);
         execute(w, code[w.pc]);
         if (w.state != Warp::State::Ready) break;
@@ -218,8 +219,7 @@ uint64_t SmCore::step(uint64_t budget) {
             throw KernelFault(fmt::format("kernel '{}': SM {} has resident blocks but no warp can run", m_ctx.kernel->name, m_smid));
         }
     }
-    m_issue_slots += issued;
-    m_clock.advance_to((m_issue_slots + m_cfg.warp_schedulers - 1) / m_cfg.warp_schedulers);
+    m_clock.advance_to((m_ctx.issue_slots + m_cfg.warp_schedulers - 1) / m_cfg.warp_schedulers);
     return issued;
 }
 

@@ -102,7 +102,6 @@ private:
     uint32_t m_resident = 0;
     uint32_t m_limit = 0;
     uint32_t m_next_warp = 0;           // round-robin position
-    uint64_t m_issue_slots = 0;
     uint64_t m_age = 0;                 // order in which warps arrived, for oldest-first scheduling
     SmStats m_stats;
     BarrierUnit m_barrier;

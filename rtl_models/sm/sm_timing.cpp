@@ -162,7 +162,7 @@ uint64_t SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& pass
     TimingUnits& u = *m_units;
     uint64_t addr[kWarpSize] = {};
     const uint64_t* base = in.a == kNoRow ? nullptr : m_ctx.src(w, in.a);
-    for_lanes(m, [&](int l) { addr[l] = (base ? base[l] : 0) + uint64_t(in.offset); });
+    for_lanes(m, [&](int l) { addr[l] = effective_address(base ? base[l] : 0, in); });
     const uint32_t width = uint32_t(std::max<uint8_t>(in.width, 1)) * std::max<uint8_t>(in.vec_count, 1);
     MemSpace space = in.space;
     if (space == MemSpace::Generic) {

@@ -18,16 +18,24 @@ inline cudaError_t fail(Context& c, Error code, const char* what, bool sticky) {
     static const bool verbose = std::getenv("GPUSIM_VERBOSE") != nullptr;
     // Kernel faults and a model that cannot start (a bad GPUSIM_CONFIG) are always explained.
     if (sticky || verbose || code == Error::InitializationError) std::fprintf(stderr, "gpusim: %s\n", what);
-    c.last_error = cudaError_t(code);
+    Context::last_error() = cudaError_t(code);
     if (sticky) c.sticky = cudaError_t(code);
     return cudaError_t(code);
 }
 
-// Runs one API call's body. A sticky error from an earlier kernel is returned instead.
+// CUDA forbids API calls inside a host function (a stream callback): they return
+// cudaErrorNotPermitted, explained once.
+cudaError_t not_permitted_in_host_function();
+
+// Runs one API call's body under the library's lock. A sticky error from an earlier kernel is
+// returned instead.
 template <class F>
 cudaError_t guard(F&& body) {
+    if (HostThread::inside()) return not_permitted_in_host_function();
     Context& c = Context::get();
-    if (c.sticky) return c.last_error = c.sticky;
+    std::lock_guard<std::recursive_mutex> lock(c.lock());
+    c.touch();
+    if (c.sticky) return Context::last_error() = c.sticky;
     try {
         body(c);
         return 0;

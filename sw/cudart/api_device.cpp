@@ -4,50 +4,13 @@
 #include <fmt/format.h>
 
 #include "cudart/api.h"
+#include "cudart/device_attributes.h"
 
 using namespace gpusim;
 using namespace gpusim::cudart;
 
 namespace {
 constexpr int kVersion = 13000;   // the runtime and driver version the library stands in for
-
-int cc_major(const GpuConfig& c) { return c.compute_capability[0] - '0'; }
-int cc_minor(const GpuConfig& c) { return c.compute_capability.size() > 2 ? c.compute_capability[2] - '0' : 0; }
-
-void fill_properties(cudaDeviceProp& p, const GpuConfig& c) {
-    std::memset(&p, 0, sizeof p);
-    std::snprintf(p.name, sizeof p.name, "gpusim %s", c.name.c_str());
-    const bool tesla = cc_major(c) < 2;
-    p.totalGlobalMem = c.memory_bytes;
-    p.sharedMemPerBlock = c.max_shared_per_block;
-    p.regsPerBlock = int(c.sm.registers);
-    p.warpSize = 32;
-    p.memPitch = 2147483647;
-    p.maxThreadsPerBlock = int(c.max_threads_per_block);
-    p.maxThreadsDim[0] = p.maxThreadsDim[1] = int(c.max_threads_per_block);
-    p.maxThreadsDim[2] = 64;
-    p.maxGridSize[0] = int(c.max_grid_x);
-    p.maxGridSize[1] = 65535;
-    p.maxGridSize[2] = tesla ? 1 : 65535;
-    p.totalConstMem = 65536;
-    p.major = cc_major(c);
-    p.minor = cc_minor(c);
-    p.textureAlignment = 512;
-    p.texturePitchAlignment = 32;
-    p.multiProcessorCount = int(c.num_sms);
-    p.canMapHostMemory = 0;   // mapped (zero-copy) host memory is not modelled
-    p.concurrentKernels = 0;  // the compute engine runs one kernel at a time
-    p.asyncEngineCount = c.pcie.overlap ? int(c.pcie.copy_engines) : 0;
-    p.unifiedAddressing = 1;
-    p.memoryBusWidth = int(c.memory_bus_bits);
-    p.l2CacheSize = int(c.sm.timing.memory.l2.bytes);
-    p.maxThreadsPerMultiProcessor = int(c.sm.max_threads);
-    p.sharedMemPerMultiprocessor = c.sm.shared_bytes;
-    p.regsPerMultiprocessor = int(c.sm.registers);
-    p.sharedMemPerBlockOptin = c.max_shared_per_block;
-    p.maxBlocksPerMultiProcessor = int(c.sm.max_ctas);
-    p.hostRegisterSupported = 1;
-}
 } // namespace
 
 CUDART_API cudaError_t cudaGetDeviceCount(int* count) {
@@ -76,7 +39,7 @@ CUDART_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device)
     return guard([&](Context& c) {
         require(prop, "cudaGetDeviceProperties: null pointer");
         require(device == 0, "cudaGetDeviceProperties: the model has one device, 0", Error::InvalidDevice);
-        fill_properties(*prop, c.rt().config());
+        device_properties(c.rt().config(), *prop);
     });
 }
 
@@ -92,37 +55,8 @@ CUDART_API cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device) 
     return guard([&](Context& c) {
         require(value, "cudaDeviceGetAttribute: null pointer");
         require(device == 0, "cudaDeviceGetAttribute: the model has one device, 0", Error::InvalidDevice);
-        const GpuConfig& g = c.rt().config();
-        cudaDeviceProp p;
-        fill_properties(p, g);
-        switch (attr) {
-        case 1: *value = p.maxThreadsPerBlock; break;
-        case 2: case 3: case 4: *value = p.maxThreadsDim[attr - 2]; break;
-        case 5: case 6: case 7: *value = p.maxGridSize[attr - 5]; break;
-        case 8: *value = int(p.sharedMemPerBlock); break;
-        case 9: *value = int(p.totalConstMem); break;
-        case 10: *value = p.warpSize; break;
-        case 11: *value = int(p.memPitch); break;
-        case 12: *value = p.regsPerBlock; break;
-        case 13: *value = int(g.core_clock_mhz * 1000); break;        // kHz
-        case 15: *value = p.asyncEngineCount > 0; break;
-        case 16: *value = p.multiProcessorCount; break;
-        case 18: *value = p.integrated; break;
-        case 19: *value = p.canMapHostMemory; break;
-        case 31: *value = p.concurrentKernels; break;
-        case 36: *value = int(g.memory_clock_mhz * 1000); break;      // kHz
-        case 37: *value = p.memoryBusWidth; break;
-        case 38: *value = p.l2CacheSize; break;
-        case 39: *value = p.maxThreadsPerMultiProcessor; break;
-        case 40: *value = p.asyncEngineCount; break;
-        case 41: *value = p.unifiedAddressing; break;
-        case 75: *value = p.major; break;
-        case 76: *value = p.minor; break;
-        case 81: *value = int(p.sharedMemPerMultiprocessor); break;
-        case 82: *value = p.regsPerMultiprocessor; break;
-        case 106: *value = p.maxBlocksPerMultiProcessor; break;
-        default: throw RuntimeError(fmt::format("cudaDeviceGetAttribute: attribute {} is not modelled", attr), Error::InvalidValue);
-        }
+        require(device_attribute(c.rt().config(), attr, *value),
+                fmt::format("cudaDeviceGetAttribute: {} is not a device attribute of CUDA 13", attr).c_str());
     });
 }
 
@@ -132,7 +66,9 @@ CUDART_API cudaError_t cudaDeviceSynchronize() {
 
 // Reset also clears a sticky error, so it runs outside the guard's sticky check.
 CUDART_API cudaError_t cudaDeviceReset() {
+    if (HostThread::inside()) return not_permitted_in_host_function();
     Context& c = Context::get();
+    std::lock_guard<std::recursive_mutex> lock(c.lock());
     c.sticky = 0;
     return guard([&](Context& ctx) { ctx.reset(); });
 }
@@ -190,12 +126,12 @@ CUDART_API cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
 
 CUDART_API cudaError_t cudaGetLastError() {
     Context& c = Context::get();
-    const cudaError_t e = c.last_error;
-    c.last_error = c.sticky;
+    const cudaError_t e = Context::last_error();
+    Context::last_error() = c.sticky;
     return e;
 }
 
-CUDART_API cudaError_t cudaPeekAtLastError() { return Context::get().last_error; }
+CUDART_API cudaError_t cudaPeekAtLastError() { return Context::last_error(); }
 
 namespace {
 struct ErrorText {

@@ -51,15 +51,15 @@ CUDART_API void __cudaRegisterVar(void** module, char* host_var, char*, const ch
 }
 
 CUDART_API unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, cudaStream_t stream) {
-    Context::get().configs.push_back({grid, block, shared, stream});
+    Context::configs().push_back({grid, block, shared, stream});
     return 0;
 }
 
 CUDART_API cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
-    Context& c = Context::get();
-    if (c.configs.empty()) return c.last_error = cudaError_t(Error::MissingConfiguration);
-    const CallConfig cc = c.configs.back();
-    c.configs.pop_back();
+    std::vector<CallConfig>& configs = Context::configs();
+    if (configs.empty()) return Context::last_error() = cudaError_t(Error::MissingConfiguration);
+    const CallConfig cc = configs.back();
+    configs.pop_back();
     *grid = cc.grid;
     *block = cc.block;
     *shared = cc.shared;

@@ -47,6 +47,28 @@ CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsign
     return guard([&](Context& c) { c.rt().stream_wait_event(c.stream(s), c.event(e)); });
 }
 
+// Host functions run on the library's host thread when the stream reaches them; the stream waits
+// for them. A callback also runs when an earlier fault dropped the stream's work, and is told the
+// error; a host function launched with cudaLaunchHostFunc then does not run (as CUDA documents).
+CUDART_API cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t callback, void* data, unsigned int flags) {
+    return guard([&](Context& c) {
+        require(callback, "cudaStreamAddCallback: null callback");
+        require(flags == 0, "cudaStreamAddCallback: flags must be 0");
+        c.host_thread();
+        c.rt().launch_host_function(c.stream(s), [=](Error status) { callback(s, cudaError_t(status), data); }, true);
+        c.host_thread().nudge();
+    });
+}
+
+CUDART_API cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void* data) {
+    return guard([&](Context& c) {
+        require(fn, "cudaLaunchHostFunc: null function");
+        c.host_thread();
+        c.rt().launch_host_function(c.stream(s), [=](Error) { fn(data); }, false);
+        c.host_thread().nudge();
+    });
+}
+
 CUDART_API cudaError_t cudaEventCreate(cudaEvent_t* e) {
     return guard([&](Context& c) {
         require(e, "cudaEventCreate: null pointer");

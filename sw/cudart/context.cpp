@@ -1,5 +1,6 @@
 #include "cudart/context.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -34,7 +35,64 @@ std::vector<std::string> split_sets(const std::string& s) {
 }
 
 void write_stats_at_exit() { Context::get().write_stats(); }
+
+// How long the program must leave the library alone before the host thread moves the simulation
+// towards pending host functions by itself (GPUSIM_HOST_QUIET_MS, default 20).
+std::chrono::milliseconds quiet_period() {
+    const std::string v = env("GPUSIM_HOST_QUIET_MS");
+    return std::chrono::milliseconds(v.empty() ? 20 : std::max(0L, std::strtol(v.c_str(), nullptr, 10)));
+}
 } // namespace
+
+cudaError_t& Context::last_error() {
+    static thread_local cudaError_t e = 0;
+    return e;
+}
+
+std::vector<CallConfig>& Context::configs() {
+    static thread_local std::vector<CallConfig> c;
+    return c;
+}
+
+cudaError_t not_permitted_in_host_function() {
+    static std::once_flag told;
+    std::call_once(told, [] {
+        std::fprintf(stderr, "gpusim: a CUDA call inside a host function (stream callback) returns "
+                             "cudaErrorNotPermitted: CUDA forbids API calls there\n");
+    });
+    return Context::last_error() = cudaError_t(Error::NotPermitted);
+}
+
+HostThread& Context::host_thread() {
+    if (!m_host_thread) {
+        m_host_thread = std::make_unique<HostThread>([this] { return drive(); }, quiet_period());
+        std::atexit(stop_at_exit);
+    }
+    return *m_host_thread;
+}
+
+// The host thread's turn: while host functions wait and the program is quiet, move the
+// simulation to the next completion. A kernel fault found on the way becomes sticky, as if a
+// call had returned it, and the pending callbacks hear of it.
+HostThread::Drive Context::drive() {
+    std::unique_lock<std::recursive_mutex> lock(m_lock, std::try_to_lock);
+    if (!lock) return HostThread::Drive::Stuck;
+    if (m_exiting || !m_rt || sticky || !m_rt->host_functions_pending()) return HostThread::Drive::Idle;
+    try {
+        if (!m_rt->advance()) return HostThread::Drive::Stuck;
+    } catch (const RuntimeError& e) {
+        std::fprintf(stderr, "gpusim: %s\n", e.what());
+        if (e.sticky()) sticky = cudaError_t(e.code());
+    }
+    return m_rt->host_functions_pending() ? HostThread::Drive::Progress : HostThread::Drive::Idle;
+}
+
+// The program is ending: the host thread must not touch the simulation while it is torn down.
+void Context::stop_at_exit() {
+    Context& c = get();
+    std::lock_guard<std::recursive_mutex> lock(c.m_lock);
+    c.m_exiting = true;
+}
 
 Context& Context::get() {
     // Never destroyed: the program's own exit-time CUDA calls (and SystemC's teardown order)
@@ -54,6 +112,7 @@ Runtime& Context::rt() {
         throw RuntimeError(fmt::format("GPUSIM_CONFIG/GPUSIM_SET: {}", e.what()), Error::InitializationError);
     }
     m_rt = std::make_unique<Runtime>(m_cfg);
+    m_rt->set_host_function_runner([this](const std::function<void()>& fn) { host_thread().run(fn); });
     m_stats_file = env("GPUSIM_STATS");
     if (!m_stats_file.empty()) std::atexit(write_stats_at_exit);
     return *m_rt;
@@ -158,7 +217,7 @@ void Context::write_stats() const {
 // kernels remain launchable, as with CUDA's lazy module reload).
 void Context::reset() {
     if (m_rt) m_rt->reset();
-    configs.clear();
+    configs().clear();
     sticky = 0;   // the last error stays for cudaGetLastError, as CUDA 13 keeps it (seen on an H200)
 }
 

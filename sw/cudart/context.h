@@ -6,11 +6,13 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "cudart/cuda_abi.h"
+#include "cudart/host_thread.h"
 #include "runtime/runtime.h"
 
 namespace gpusim::cudart {
@@ -44,11 +46,23 @@ public:
     EventId event(cudaEvent_t e) const;
     static cudaEvent_t event_handle(EventId id);
 
-    std::vector<CallConfig> configs;             // pushed by <<<>>>, popped by the stub
+    // Pushed by <<<>>>, popped by the stub: per host thread, as threads launch independently.
+    static std::vector<CallConfig>& configs();
 
-    // Error state: the last error (cudaGetLastError), and a sticky one after a kernel fault
-    // that every call returns until cudaDeviceReset.
-    cudaError_t last_error = 0;
+    // Every API call holds this lock: programs call the runtime from several threads, and the
+    // model is one simulation.
+    std::recursive_mutex& lock() { return m_lock; }
+    // Host functions run on the library's host thread (started on first use).
+    HostThread& host_thread();
+    // Notes an API call (the host thread drives the simulation only while the program is quiet).
+    void touch() {
+        if (m_host_thread) m_host_thread->touch();
+    }
+
+    // Error state: the last error of the calling thread (cudaGetLastError; CUDA keeps it per
+    // thread), and a sticky one after a kernel fault that every call returns until
+    // cudaDeviceReset.
+    static cudaError_t& last_error();
     cudaError_t sticky = 0;
     int device_flags = 0;
     int cache_config = 0;            // cudaFuncCachePreferNone
@@ -71,6 +85,9 @@ private:
         void** module;
         std::string name;
     };
+    std::recursive_mutex m_lock;
+    std::unique_ptr<HostThread> m_host_thread;
+    bool m_exiting = false;
     std::unique_ptr<Runtime> m_rt;
     GpuConfig m_cfg;
     std::string m_stats_file;
@@ -80,6 +97,8 @@ private:
 
     Fatbin& fatbin(void** module);
     const ModuleHandle& module(void** handle);
+    HostThread::Drive drive();
+    static void stop_at_exit();
 };
 
 } // namespace gpusim::cudart

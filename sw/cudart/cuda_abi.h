@@ -15,6 +15,9 @@ typedef struct CUevent_st* cudaEvent_t;
 typedef struct CUkern_st* cudaKernel_t;
 typedef struct cudaArray* cudaArray_t;
 
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* data);
+typedef void (*cudaHostFn_t)(void* data);
+
 struct dim3 {
     unsigned int x, y, z;
 };

@@ -8,8 +8,9 @@
 namespace gpusim::cudart {
 inline cudaError_t unsupported(const char* name) {
     Context& c = Context::get();
+    std::lock_guard<std::recursive_mutex> lock(c.lock());
     c.report_unsupported(name);
-    return c.last_error = cudaError_t(Error::NotSupported);
+    return Context::last_error() = cudaError_t(Error::NotSupported);
 }
 } // namespace gpusim::cudart
 

@@ -221,9 +221,19 @@ uint64_t Decoder::immediate_value(const Operand& o, const std::string& type) con
     uint64_t b; std::memcpy(&b, &d, 8); return b;
 }
 
+// Why the model cannot answer a special register PTX defines.
+static std::string unanswerable(const std::string& name) {
+    if (name.find("cluster") != std::string::npos || name == "%aggr_smem_size" || name.rfind("%reserved_smem", 0) == 0)
+        return "it belongs to thread-block clusters of compute capability 9.0, which the modelled GPUs do not have";
+    if (name.rfind("%envreg", 0) == 0) return "its contents are defined by NVIDIA's driver, which the model does not stand in for";
+    if (name == "%current_graph_exec") return "device-side graph launches are not modelled";
+    return "it cannot be read here";
+}
+
 Row Decoder::special_row(const Operand& o) {
     SpecialReg sr;
-    if (!special_of(o.name, sr)) fail(o.loc, fmt::format("special register '{}' is not supported here", o.name));
+    if (!special_of(o.name, sr))
+        fail(o.loc, fmt::format("special register '{}' is not supported: {}", o.name, unanswerable(o.name)));
     return m_b.special_row(sr);
 }
 
@@ -266,8 +276,10 @@ void Decoder::need(const ptx::Instruction& pi, size_t lo, size_t hi) const {
 void Decoder::address(const Operand& o, Inst& in, MemSpace space, const ptx::Instruction& pi) {
     if (o.kind != Operand::Kind::Address) fail(o.loc, "expected an address in brackets");
     in.offset = o.offset;
+    if (space == MemSpace::Shared || space == MemSpace::Local || space == MemSpace::Param) in.dest_flags |= kAddr32;
     if (o.reg >= 0) {
         in.a = Row(m_reg_row[o.reg]);
+        if (m_fn.regs[o.reg].bits == 32) in.dest_flags |= kAddr32;
         return;
     }
     if (o.sym.kind == SymbolRef::Kind::None) return;  // absolute address

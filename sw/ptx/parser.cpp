@@ -10,6 +10,7 @@
 
 namespace gpusim::ptx {
 namespace {
+constexpr uint64_t kWarpSizeIdentifier = 32;   // the value of WARP_SZ
 
 // Names visible in one { } scope of a function body.
 struct Scope {
@@ -556,9 +557,10 @@ private:
         }
         bool neg = accept_punct("-");
         const Token& t = cur();
-        if (t.kind == Tok::Integer) {
+        if (t.kind == Tok::Integer || (t.kind == Tok::Ident && t.text == "WARP_SZ")) {
+            // WARP_SZ is PTX's predefined identifier for the warp size, 32 on every GPU modelled.
             o.kind = Operand::Kind::Imm;
-            o.imm_bits = parse_uint(take());
+            o.imm_bits = t.kind == Tok::Integer ? parse_uint(take()) : (take(), kWarpSizeIdentifier);
             if (neg) o.imm_bits = ~o.imm_bits + 1;
             return o;
         }

@@ -1,5 +1,6 @@
 #include "ptx/vocabulary.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -8,15 +9,26 @@
 namespace gpusim::ptx {
 
 bool is_special_register(const std::string& base) {
+    // Every special register of PTX ISA 9.x; the decoder says which the model cannot answer.
     static const char* const names[] = {
         "%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid",
         "%gridid", "%clock", "%clock_hi", "%clock64", "%lanemask_eq", "%lanemask_lt", "%lanemask_le",
         "%lanemask_gt", "%lanemask_ge", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
-        "%dynamic_smem_size", "%total_smem_size", "%pm0", "%pm1", "%pm2", "%pm3", "%pm4", "%pm5",
-        "%pm6", "%pm7", "%envreg0"};
+        "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size", "%is_explicit_cluster", "%clusterid",
+        "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank",
+        "%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
+        "%reserved_smem_offset_0", "%reserved_smem_offset_1", "%current_graph_exec"};
     for (const char* n : names)
         if (base == n) return true;
-    return false;
+    // %pm0..%pm7, %pm0_64..%pm7_64, %envreg0..%envreg31
+    auto numbered = [&](const char* prefix, int count, const char* suffix) {
+        const size_t p = std::strlen(prefix), s = std::strlen(suffix);
+        if (base.size() <= p + s || base.compare(0, p, prefix) != 0 || base.compare(base.size() - s, s, suffix) != 0) return false;
+        const std::string digits = base.substr(p, base.size() - p - s);
+        if (digits.empty() || digits.size() > 2 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) return false;
+        return (digits.size() == 1 || digits[0] != '0') && std::stoi(digits) < count;
+    };
+    return numbered("%pm", 8, "") || numbered("%pm", 8, "_64") || numbered("%envreg", 32, "");
 }
 
 bool is_video_opcode(const std::string& op) {

@@ -112,6 +112,21 @@ public:
     void synchronize();                                 // the whole device
 
     // Events: semaphores in pinned host memory, released by the channel with the simulated time.
+    // Host functions (cudaLaunchHostFunc, cudaStreamAddCallback): `fn` runs when the stream
+    // reaches it, at that simulated time, and the stream waits until it returns. When a fault
+    // drops the work before it, `fn` gets the fault's error if `on_error`, else it never runs.
+    using HostFunction = std::function<void(Error status)>;
+    void launch_host_function(StreamId s, HostFunction fn, bool on_error);
+    // Runs a host function; by default on the calling thread (the replacement libcudart runs them
+    // on a thread of its own). The runner must return once the function has returned.
+    using HostFunctionRunner = std::function<void(const std::function<void()>&)>;
+    void set_host_function_runner(HostFunctionRunner runner) { m_host_runner = std::move(runner); }
+    bool host_functions_pending() const { return !m_host_functions.empty(); }
+    // Moves the simulation on to the next command completion (running host functions that come
+    // due): what a query that finds its work unfinished does, so that a polling loop ends after
+    // about as much host time as the simulation takes. False when nothing could move.
+    bool advance();
+
     EventId create_event();
     void destroy_event(EventId e);
     void record_event(EventId e, StreamId s);
@@ -161,6 +176,15 @@ private:
         uint32_t channel, after;
         std::unique_ptr<uint8_t[]> buffer;
     };
+    // A host function's two semaphores in host memory: the channel releases `due`, the host
+    // releases `done` when the function has returned, and the channel's acquire of it passes.
+    struct PendingHostFunction {
+        std::unique_ptr<uint64_t[]> slot;   // {due, due time ns, done, unused}
+        HostFunction fn;
+        bool on_error = false;
+        bool ran = false;
+        uint32_t channel = 0, after = 0;    // the channel's count once the acquire has passed
+    };
 
     GpuConfig m_cfg;
     std::unique_ptr<Platform> m_platform;
@@ -178,6 +202,8 @@ private:
     uint64_t m_next_payload = 1;
     std::vector<uint32_t> m_submitted;                  // per channel, as the hardware counts
     std::vector<Retiring> m_retiring;
+    std::vector<PendingHostFunction> m_host_functions;
+    HostFunctionRunner m_host_runner;
     struct Configured {
         Dim3 grid, block;
         uint32_t shared = 0;
@@ -194,8 +220,12 @@ private:
     uint32_t completed(uint32_t channel);
     bool reached(uint32_t channel, uint32_t count);
     void queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill = 0);
-    void semaphore(uint32_t cmd, const Event& ev, uint64_t payload, StreamId s);
+    void semaphore(uint32_t cmd, const void* address, uint64_t payload, StreamId s);
     void wait_until(const std::function<bool()>& done);
+    void run_simulation(const std::function<bool()>& stop);
+    bool host_function_due() const;
+    void run_due_host_functions();
+    void drop_host_functions(Error status);
     void check_fault();
     void retire();
     DevicePtr map_region(DevicePtr base, uint64_t bytes);

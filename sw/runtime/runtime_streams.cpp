@@ -54,19 +54,41 @@ uint32_t Runtime::completed(uint32_t channel) {
 bool Runtime::reached(uint32_t channel, uint32_t count) { return int32_t(completed(channel) - count) >= 0; }
 
 // Runs the simulation until `done` holds: the platform's waiter pauses it at the first command
-// completion after which it does, so simulated time stops where the host would wake up.
+// completion after which it does, so simulated time stops where the host would wake up. Host
+// functions that come due on the way run at their simulated time.
 void Runtime::wait_until(const std::function<bool()>& done) {
-    while (!done()) {
+    const std::function<bool()> stop = [&] { return done() || host_function_due(); };
+    for (;;) {
+        run_due_host_functions();
+        if (done()) break;
         if (!sc_core::sc_pending_activity())
             throw RuntimeError("the GPU has no work left that could satisfy this wait (a stream waits for an event "
                                "that is never recorded)", Error::Unknown);
-        m_platform->waiter.arm(done);
-        sc_core::sc_start();
-        m_platform->waiter.disarm();
+        run_simulation(stop);
     }
     m_platform->flush_device_output();
     retire();
     check_fault();
+}
+
+void Runtime::run_simulation(const std::function<bool()>& stop) {
+    m_platform->waiter.arm(stop);
+    sc_core::sc_start();
+    m_platform->waiter.disarm();
+}
+
+bool Runtime::advance() {
+    run_due_host_functions();
+    const bool moved = sc_core::sc_pending_activity();
+    if (moved) {
+        static const std::function<bool()> any = [] { return true; };
+        run_simulation(any);
+        run_due_host_functions();
+    }
+    m_platform->flush_device_output();
+    retire();
+    check_fault();
+    return moved;
 }
 
 void Runtime::check_fault() {
@@ -76,6 +98,7 @@ void Runtime::check_fault() {
     m_platform->flush_device_output();
     std::string msg = m_platform->gpu.front_end().fault_message();
     cpu.write32(reg::kControl, 1);
+    drop_host_functions(error_of(code));
     throw RuntimeError(msg, error_of(code));
 }
 
@@ -187,8 +210,10 @@ void Runtime::destroy_stream(StreamId s) {
     m_streams.erase(s);   // its queued work still completes, as CUDA's does
 }
 
+// A query that finds the work unfinished moves the simulation on (see advance()).
 bool Runtime::stream_done(StreamId s) {
-    const Stream& st = stream(s);
+    const Stream st = stream(s);
+    if (!reached(st.channel, st.last)) advance();
     const bool done = reached(st.channel, st.last);
     check_fault();
     return done;
@@ -222,11 +247,11 @@ void Runtime::destroy_event(EventId e) {
     m_events.erase(e);
 }
 
-void Runtime::semaphore(uint32_t cmd, const Event& ev, uint64_t payload, StreamId s) {
+void Runtime::semaphore(uint32_t cmd, const void* address, uint64_t payload, StreamId s) {
     Stream& st = stream(s);
     select(st.channel);
     HostPort& cpu = m_platform->cpu;
-    cpu.write64(reg::kSemAddrLo, reinterpret_cast<uint64_t>(ev.slot.get()));
+    cpu.write64(reg::kSemAddrLo, reinterpret_cast<uint64_t>(address));
     cpu.write64(reg::kSemPayloadLo, payload);
     cpu.write32(reg::kSemCmd, cmd);
     submitted(s);
@@ -237,11 +262,12 @@ void Runtime::record_event(EventId e, StreamId s) {
     Event& ev = event(e);
     stream(s);
     ev.recorded = m_next_payload++;
-    semaphore(1, ev, ev.recorded, s);
+    semaphore(1, ev.slot.get(), ev.recorded, s);
 }
 
 bool Runtime::event_done(EventId e) {
     Event& ev = event(e);
+    if (ev.slot[0] < ev.recorded) advance();
     check_fault();
     return ev.slot[0] >= ev.recorded;
 }
@@ -262,7 +288,7 @@ void Runtime::stream_wait_event(StreamId s, EventId e) {
     check_fault();
     Event& ev = event(e);
     stream(s);
-    if (ev.recorded) semaphore(2, ev, ev.recorded, s);
+    if (ev.recorded) semaphore(2, ev.slot.get(), ev.recorded, s);
 }
 
 } // namespace gpusim
