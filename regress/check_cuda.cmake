@@ -2,7 +2,8 @@
 # what it printed on a real GPU (cuda/expected/NAME.out, and NAME.err where the program prints to
 # stderr; the model's own "gpusim:" notes on stderr are not part of the comparison). The
 # statistics file proves the model ran, not NVIDIA's runtime.
-# Inputs: PROGRAM, NAME, EXPECTED_DIR, LIBDIR, OUT, and optionally CONFIG, MODE, and COMPARE=OFF
+# Inputs: PROGRAM, NAME, EXPECTED_DIR, LIBDIR, OUT, and optionally CONFIG, MODE, EXTRA_ENV
+# (VAR=value settings for the program), and COMPARE=OFF
 # for a program whose output is a measurement (it must still exit 0).
 file(REMOVE ${OUT}.stats.json)
 set(env LD_LIBRARY_PATH=${LIBDIR} GPUSIM_STATS=${OUT}.stats.json)
@@ -11,6 +12,9 @@ if(CONFIG)
 endif()
 if(MODE)
   list(APPEND env GPUSIM_MODE=${MODE})
+endif()
+if(EXTRA_ENV)
+  list(APPEND env ${EXTRA_ENV})
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} ${PROGRAM}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

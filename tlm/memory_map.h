@@ -1,6 +1,8 @@
 // Fixed windows of the GPU's 64-bit address space. Generic addresses that fall in the shared or
-// local window reach the CTA's shared memory or the thread's local memory, as on Fermi; everything
-// else is global device memory.
+// local window reach the CTA's shared memory or the thread's local memory, as on Fermi. Device
+// memory lies below kDeviceLimit; addresses from there up are the host's own (one address space
+// for both, as CUDA's unified addressing; a 64-bit process's heap and mappings lie there): the GPU
+// reaches them over the PCIe link, where the host registered them (mapped, zero-copy memory).
 #pragma once
 
 #include <cstdint>
@@ -19,11 +21,13 @@ constexpr uint64_t kDeviceHeapBase = 0x0000'000C'0000'0000ull;    // device-side
 constexpr uint64_t kConstBase = 0x0000'0008'0000'0000ull;          // module .const variables (4 GiB window)
 constexpr uint64_t kConstWindowSize = 0x0000'0001'0000'0000ull;
 constexpr uint64_t kHeapBase = 0x0000'0010'0000'0000ull;           // cudaMalloc-style allocations
-constexpr uint64_t kHeapLimit = 0x0000'7000'0000'0000ull;
+constexpr uint64_t kDeviceLimit = 0x0000'1000'0000'0000ull;        // 16 TiB: the host's above
+constexpr uint64_t kHeapLimit = kDeviceLimit;
 
 inline bool in_shared_window(uint64_t a) { return a - kSharedWindowBase < kSharedWindowSize; }
 inline bool in_local_window(uint64_t a) { return a - kLocalWindowBase < kLocalWindowSize; }
 inline bool in_const_window(uint64_t a) { return a - kConstBase < kConstWindowSize; }
+inline bool is_host_address(uint64_t a) { return a >= kDeviceLimit; }
 
 inline uint64_t function_address(uint32_t module_index) { return kFunctionBase + uint64_t(module_index) * kFunctionStride; }
 // The module index of a function address, or -1 when the address names no function.

@@ -53,7 +53,6 @@ void DramController::report(nlohmann::json& out) const {
     stat(out, "write_bytes", double(m_write_bytes), "bytes", "bytes written to device memory (atomics without an L2 included)");
     stat(out, "busy_cycles", m_busy_cycles, "cycles", "cycles the channels were transferring, summed over channels");
     stat(out, "queue_cycles", double(m_queue_cycles), "cycles", "cycles requests waited for a busy channel, summed");
-    stat(out, "channels", double(m_channels), "channels", "device memory channels");
 }
 
 } // namespace gpusim

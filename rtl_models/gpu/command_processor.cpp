@@ -1,5 +1,6 @@
 #include "gpu/command_processor.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@ CommandProcessor::CommandProcessor(const sc_core::sc_module_name& name, const Gp
                                    std::vector<DmaEngine*> copy_engines, ComputeEngine& compute, Raise raise)
     : sc_module(name), host("host"), m_cfg(cfg), m_copy(std::move(copy_engines)), m_compute(compute),
       m_raise(std::move(raise)), m_channels(cfg.channels), m_copy_owner(m_copy.size(), -1) {
+    for (uint32_t ch = 0; ch < m_channels.size(); ++ch) m_order.push_back(ch);
     SC_HAS_PROCESS(CommandProcessor);
     SC_THREAD(thread);
 }
@@ -21,6 +23,15 @@ void CommandProcessor::submit(uint32_t channel, Command c) {
     ++m_commands[int(c.kind)];
     ch.queue.push_back(c);
     m_kick.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CommandProcessor::set_flags(uint32_t channel, bool non_blocking, uint32_t priority) {
+    Channel& c = m_channels[channel];
+    c.non_blocking = non_blocking;
+    c.priority = std::min(priority, std::max(m_cfg.stream_priorities, 1u) - 1);
+    std::stable_sort(m_order.begin(), m_order.end(), [this](uint32_t a, uint32_t b) {
+        return m_channels[a].priority > m_channels[b].priority || (m_channels[a].priority == m_channels[b].priority && a < b);
+    });
 }
 
 bool CommandProcessor::pending() const {
@@ -75,7 +86,7 @@ void CommandProcessor::collect() {
 bool CommandProcessor::dispatch() {
     if (m_code != reg::kFaultNone) drop_queued();
     bool any = false;
-    for (uint32_t ch = 0; ch < m_channels.size(); ++ch) {
+    for (uint32_t ch : m_order) {
         Channel& c = m_channels[ch];
         if (c.running || c.queue.empty() || !ordered_ok(ch, c.queue.front())) continue;
         any |= try_start(ch);

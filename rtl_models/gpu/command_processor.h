@@ -47,7 +47,9 @@ public:
 
     uint32_t channels() const { return uint32_t(m_channels.size()); }
     void submit(uint32_t channel, Command c);
-    void set_non_blocking(uint32_t channel, bool v) { m_channels[channel].non_blocking = v; }
+    // A higher priority channel's ready command starts before a lower one's (levels above
+    // chip.stream_priorities - 1 count as the highest).
+    void set_flags(uint32_t channel, bool non_blocking, uint32_t priority);
     // The host changed a semaphore in its memory: channels waiting on an acquire check it again.
     void doorbell() { m_kick.notify(sc_core::SC_ZERO_TIME); }
     uint32_t submitted(uint32_t channel) const { return m_channels[channel].submitted; }
@@ -71,6 +73,7 @@ private:
         std::deque<Command> queue;   // front is running when `running`
         bool running = false;
         bool non_blocking = false;
+        uint32_t priority = 0;
         uint32_t submitted = 0, completed = 0;
     };
     const GpuConfig& m_cfg;
@@ -78,6 +81,7 @@ private:
     ComputeEngine& m_compute;
     Raise m_raise;
     std::vector<Channel> m_channels;
+    std::vector<uint32_t> m_order;   // channels by priority, highest first (index order within a level)
     std::vector<int> m_copy_owner;   // channel using each copy engine, or -1
     int m_compute_owner = -1;
     uint64_t m_seq = 0;

@@ -83,6 +83,7 @@ void ComputeEngine::thread() {
             m_launch.grid_id = ++m_grid_id;
             m_launch.num_sms = uint32_t(m_sms.size());
             m_launch.params = m_request.params;
+            m_launch.envreg = m_request.envreg;
             run_grid();
         }
         m_busy = false;

@@ -22,6 +22,7 @@ struct LaunchRequest {
     Dim3 grid, block;
     uint32_t dynamic_shared = 0;
     std::vector<uint8_t> params;     // the parameter block, pushed inline with the command
+    EnvRegs envreg{};
 };
 
 struct LaunchResult {

@@ -96,7 +96,7 @@ void FrontEnd::write_reg(uint32_t off, uint32_t v) {
         for (int b = 0; b < 4; ++b) m_params.push_back(uint8_t(v >> (8 * b)));
         return;
     case reg::kChanFlags:
-        if (channel() < m_cp->channels()) m_cp->set_non_blocking(channel(), v & 1);
+        if (channel() < m_cp->channels()) m_cp->set_flags(channel(), v & 1, (v >> 8) & 0xFF);
         return;
     case reg::kMapCmd:
         if (v == 1) m_dram.map(reg64(reg::kMapBaseLo), reg64(reg::kMapSizeLo));
@@ -133,6 +133,11 @@ void FrontEnd::queue_launch() {
     c.launch.dynamic_shared = m_regs[reg::kDynShared / 4];
     c.launch.params = m_params;
     c.launch.params.resize(m_regs[reg::kParamSize / 4], 0);
+    for (int k = 0; k < kEnvRegs; ++k) {
+        uint32_t& r = m_regs[reg::kEnvRegBase / 4 + k];
+        c.launch.envreg[size_t(k)] = r;
+        r = 0;
+    }
     if (channel() >= m_cp->channels()) return reject(fmt::format("no channel {}", channel()));
     m_cp->submit(channel(), c);
 }

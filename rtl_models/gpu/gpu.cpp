@@ -20,6 +20,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
         m_l2 = std::make_unique<L2Cache>("l2", m_cfg.sm.timing.memory);
         m_dram_ctrl = std::make_unique<DramController>("dram_ctrl", m_cfg.sm.timing.memory);
         m_l2->out.bind(m_dram_ctrl->socket);
+        m_l2->sysmem.bind(m_link->gpu_side);
     }
     m_device_runtime = std::make_unique<DeviceRuntime>(*m_dram, m_cfg.malloc_heap_bytes);
     for (uint32_t k = 0; k < m_cfg.num_sms; ++k) {
@@ -34,8 +35,12 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
                                               [this](uint32_t bits) { m_front->raise(bits); });
     m_front->attach(*m_cp);
 
+    // Device memory, and the host's memory over the PCIe link for every other address (mapped host
+    // memory: kernels and copy engines reach it at the host's own addresses).
     m_xbar->out.bind(m_dram->socket);
-    m_xbar->add_range(0, memory_map::kHeapLimit, 0);
+    m_xbar->out.bind(m_link->gpu_side);
+    m_xbar->add_range(0, memory_map::kDeviceLimit - 1, 0);
+    m_xbar->add_range(memory_map::kDeviceLimit, ~uint64_t(0), 1);
     for (Sm* sm : m_sms) sm->mem.bind(m_xbar->in);
     for (auto& e : m_copy) {
         e->device.bind(m_xbar->in);

@@ -122,6 +122,7 @@ void apply_override(json& doc, const std::string& origin, const std::string& key
     } catch (const json::exception&) {
         parsed = value;  // a bare string
     }
+    if (slot->is_string()) parsed = value;   // a string key takes the text as written ("7.5")
     if (parsed.type() != slot->type() && !(parsed.is_number() && slot->is_number()))
         throw std::runtime_error(fmt::format("--set {}={}: expected a {} value", key, value, slot->type_name()));
     *slot = parsed;
@@ -299,11 +300,13 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("sm", "stack_bytes", c.sm.stack_bytes);
     r.get("pcie", "bandwidth_gb_s", c.pcie.bandwidth_gb_s);
     r.get("pcie", "latency_ns", c.pcie.latency_ns);
+    r.get("pcie", "access_latency_ns", c.pcie.access_latency_ns);
     r.get("pcie", "burst_bytes", c.pcie.burst_bytes);
     r.get("pcie", "copy_engines", c.pcie.copy_engines);
     r.get("pcie", "overlap", c.pcie.overlap);
     r.get("pcie", "staging_gb_s", c.pcie.staging_gb_s);
     r.get("chip", "channels", c.channels);
+    r.get("chip", "stream_priorities", c.stream_priorities);
     r.get("chip", "malloc_heap_bytes", c.malloc_heap_bytes);
     r.get("sim", "quantum_cycles", c.quantum_cycles);
     r.get("sim", "warp_slice", c.sm.warp_slice);
@@ -317,6 +320,7 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
               "pcie.bandwidth_gb_s, pcie.staging_gb_s and pcie.burst_bytes must be positive");
     r.require(c.pcie.copy_engines >= 1, "pcie.copy_engines must be at least 1");
     r.require(c.channels >= 1 && c.channels <= 1024, "chip.channels must be between 1 and 1024");
+    r.require(c.stream_priorities >= 1 && c.stream_priorities <= 256, "chip.stream_priorities must be between 1 and 256");
     r.require(c.quantum_cycles >= 1 && c.sm.warp_slice >= 1, "sim.quantum_cycles and sim.warp_slice must be at least 1");
     r.require(c.max_threads_per_block >= 1 && c.max_threads_per_block <= c.sm.max_threads,
               "chip.max_threads_per_block must be between 1 and sm.max_threads");

@@ -54,6 +54,7 @@ struct GpuConfig {
     uint32_t memory_bus_bits = 384;
     SmConfig sm;
     uint32_t channels = 16;          // hardware work queues of the command processor
+    uint32_t stream_priorities = 2;  // priority levels of the channels (1: none)
     uint64_t malloc_heap_bytes = 8ull << 20;   // device-side malloc heap (cudaLimitMallocHeapSize)
     PcieConfig pcie;
     uint32_t quantum_cycles = 10000;

@@ -1,9 +1,11 @@
 #include "gpu/l2_cache.h"
 
+#include "../../tlm/memory_map.h"
+
 namespace gpusim {
 
 L2Cache::L2Cache(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg)
-    : UnitModule(name), in("in"), out("out"), m_clock(cfg.cycle_ns), m_tags(cfg.l2), m_atomic_unit(cfg) {
+    : UnitModule(name), in("in"), out("out"), sysmem("sysmem"), m_clock(cfg.cycle_ns), m_tags(cfg.l2), m_atomic_unit(cfg) {
     in.bind(*this);
 }
 
@@ -15,6 +17,11 @@ tlm::tlm_sync_enum L2Cache::nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tl
 }
 
 void L2Cache::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    if (memory_map::is_host_address(p.get_address())) {
+        ++m_system;
+        sysmem->b_transport(p, delay);
+        return;
+    }
     const MemoryRequest request = request_of(p);
     const MemoryRequest::Kind kind = request.kind;
     ++(kind == MemoryRequest::Kind::Read ? m_reads : kind == MemoryRequest::Kind::Write ? m_writes : m_atomics);
@@ -72,6 +79,7 @@ void L2Cache::report(nlohmann::json& out) const {
     stat(out, "atomic_wait_cycles", double(m_atomic_unit.wait_cycles()), "cycles", "cycles atomics waited for earlier operations on their address, summed");
     stat(out, "hits", double(m_tags.hits()), "lookups", "L2 hits");
     stat(out, "misses", double(m_tags.misses()), "lookups", "L2 misses");
+    stat(out, "system_requests", double(m_system), "transactions", "requests for mapped host memory, sent over the PCIe link uncached");
     stat(out, "hits_under_miss", double(m_tags.hits_under_miss()), "lookups", "hits on a line still being filled, which waited for the fill");
 }
 

@@ -4,7 +4,8 @@
 // latency of the access. A hit on a line whose fill has not arrived yet waits for it, as a request
 // merged into the miss's MSHR does. Atomics are performed here, serialized per address
 // (gpu/atomic_unit.h). Without an L2 (cc 1.x: l2.bytes = 0) requests pass on to device memory, the
-// atomics after their serialization.
+// atomics after their serialization. Requests for the host's memory (mapped, zero-copy memory)
+// are not cached: they go over the PCIe link.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,7 @@ class L2Cache : public UnitModule, private tlm::tlm_fw_transport_if<> {
 public:
     tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, 0> in;   // from any number of SMs
     tlm_utils::simple_initiator_socket<L2Cache> out;                  // to device memory
+    tlm_utils::simple_initiator_socket<L2Cache> sysmem;               // to host memory over the PCIe link
 
     L2Cache(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg);
 
@@ -36,7 +38,7 @@ private:
     TagCache m_tags;
     AtomicUnit m_atomic_unit;
     MemoryRequestPayload m_dram;          // the request toward device memory
-    uint64_t m_reads = 0, m_writes = 0, m_atomics = 0;
+    uint64_t m_reads = 0, m_writes = 0, m_atomics = 0, m_system = 0;
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;
     // The protocol is blocking; a non-blocking request (BEGIN_REQ) is answered at once, completed.

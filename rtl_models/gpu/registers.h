@@ -30,7 +30,8 @@ enum : uint32_t {
     kThreadInstLo = 0x90, kThreadInstHi = 0x94,
     kPmEventBase = 0xA0,  // RO  pmevent counter k of the last launch: lo at 0xA0 + 8k, hi at 0xA4 + 8k (k < 8)
     kChannel = 0xC0,      // RW  channel (hardware work queue) that commands go to and that 0xC8/0xCC describe
-    kChanFlags = 0xC4,    // WO  flags of the selected channel: bit0 not ordered against channel 0 (non-blocking)
+    kChanFlags = 0xC4,    // WO  flags of the selected channel: bit0 not ordered against channel 0 (non-blocking),
+                          //     bits 15:8 priority (0 lowest, up to chip.stream_priorities - 1)
     kChanSubmitted = 0xC8,  // RO  commands queued on the selected channel so far (32-bit, wraps)
     kChanCompleted = 0xCC,  // RO  commands of the selected channel completed so far
     kSemAddrLo = 0xD0, kSemAddrHi = 0xD4,        // host address of a 16-byte semaphore {payload, time ns}
@@ -40,7 +41,8 @@ enum : uint32_t {
     kChannels = 0xE8,     // RO  number of channels
     kCopyEngines = 0xEC,  // RO  number of copy engines
     kDoorbell = 0xF0,     // WO  any value: the host wrote a semaphore; waiting acquires look at it again
-    kEnd = 0x100,
+    kEnvRegBase = 0x100,  // RW  %envreg<k> of the next launch at 0x100 + 4k (k < 32); LAUNCH takes them and clears them
+    kEnd = 0x180,
 };
 
 enum : uint32_t {

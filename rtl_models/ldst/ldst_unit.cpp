@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "../../tlm/memory_map.h"
 #include "sm/lane_addresses.h"
 
 namespace gpusim {
@@ -26,7 +27,9 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
         for (const Transaction& t : m_txns) {
             // Stores write through to the L2 (and drop the L1 copy).
             if (kind == Kind::Write && m_l1.present()) m_l1.invalidate(t.address);
-            worst = std::max(worst, cached ? cached_load(t) : request(t.address, t.bytes, kind, m_now));
+            // Mapped host memory is not cached on the chip.
+            const bool in_l1 = cached && !memory_map::is_host_address(t.address);
+            worst = std::max(worst, in_l1 ? cached_load(t) : request(t.address, t.bytes, kind, m_now));
         }
     }
     c.transactions = uint32_t(m_txns.size());

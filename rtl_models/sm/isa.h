@@ -75,7 +75,7 @@ inline uint64_t effective_address(uint64_t base, const Inst& in) {
 enum class SpecialReg : uint8_t {
     TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
     LaneId, WarpId, NWarpId, SmId, NSmId, GridId, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt,
-    LanemaskGe, DynamicSmemSize, TotalSmemSize, Count
+    LanemaskGe, DynamicSmemSize, TotalSmemSize, EnvReg0, Count = EnvReg0 + 32   // EnvReg0 + k: %envreg<k>
 };
 
 // A value passed to or from a function: in a register row (or an immediate row), or at `offset`

@@ -133,6 +133,7 @@ void SmCore::init_warp(Warp& w, const Cta& cta, uint32_t k) {
             case SpecialReg::DynamicSmemSize: v = l.dynamic_shared; break;
             case SpecialReg::TotalSmemSize: v = l.shared_per_cta(); break;
             case SpecialReg::Count: break;
+            default: v = l.envreg[size_t(uint8_t(sr) - uint8_t(SpecialReg::EnvReg0))]; break;
             }
             r[lane] = uint32_t(v);
         }

@@ -5,6 +5,7 @@
 
 #include "cudart/api.h"
 #include "cudart/device_attributes.h"
+#include "cudart/error_table.h"
 
 using namespace gpusim;
 using namespace gpusim::cudart;
@@ -57,6 +58,34 @@ CUDART_API cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device) 
         require(device == 0, "cudaDeviceGetAttribute: the model has one device, 0", Error::InvalidDevice);
         require(device_attribute(c.rt().config(), attr, *value),
                 fmt::format("cudaDeviceGetAttribute: {} is not a device attribute of CUDA 13", attr).c_str());
+    });
+}
+
+// Peer access between GPUs, answered as CUDA answers on a machine with one GPU: there is no peer,
+// and a device is not its own peer (cudaErrorPeerAccessUnsupported, seen on an H100).
+CUDART_API cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
+    return guard([&](Context& c) {
+        require(can, "cudaDeviceCanAccessPeer: null pointer");
+        require(device == 0 && peer == 0, "cudaDeviceCanAccessPeer: the model has one device, 0", Error::InvalidDevice);
+        c.rt();
+        *can = 0;
+    });
+}
+
+CUDART_API cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned int flags) {
+    return guard([&](Context& c) {
+        require(peer == 0, "cudaDeviceEnablePeerAccess: the model has one device, 0", Error::InvalidDevice);
+        require(flags == 0, "cudaDeviceEnablePeerAccess: flags must be 0");
+        c.rt();
+        throw RuntimeError("cudaDeviceEnablePeerAccess: a device is not its own peer", Error::PeerAccessUnsupported);
+    });
+}
+
+CUDART_API cudaError_t cudaDeviceDisablePeerAccess(int peer) {
+    return guard([&](Context& c) {
+        require(peer == 0, "cudaDeviceDisablePeerAccess: the model has one device, 0", Error::InvalidDevice);
+        c.rt();
+        throw RuntimeError("cudaDeviceDisablePeerAccess: peer access was never enabled", Error::PeerAccessNotEnabled);
     });
 }
 
@@ -124,6 +153,25 @@ CUDART_API cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
     });
 }
 
+// The profiler API bounds the statistics window (GPUSIM_STATS): work queued before
+// cudaProfilerStart and after cudaProfilerStop is not counted. Both wait for the work already
+// queued, as a profiler's flush does, so the window holds whole commands.
+CUDART_API cudaError_t cudaProfilerStart() {
+    return guard([&](Context& c) {
+        Runtime& rt = c.rt();
+        rt.synchronize();
+        c.profiler.start(rt.unit_stats(), rt.now_ns());
+    });
+}
+
+CUDART_API cudaError_t cudaProfilerStop() {
+    return guard([&](Context& c) {
+        Runtime& rt = c.rt();
+        rt.synchronize();
+        c.profiler.stop(rt.unit_stats(), rt.now_ns());
+    });
+}
+
 CUDART_API cudaError_t cudaGetLastError() {
     Context& c = Context::get();
     const cudaError_t e = Context::last_error();
@@ -134,47 +182,9 @@ CUDART_API cudaError_t cudaGetLastError() {
 CUDART_API cudaError_t cudaPeekAtLastError() { return Context::last_error(); }
 
 namespace {
-struct ErrorText {
-    int code;
-    const char* name;
-    const char* text;
-};
-// CUDA's names and descriptions for the errors the model returns.
-constexpr ErrorText kErrors[] = {
-    {0, "cudaSuccess", "no error"},
-    {1, "cudaErrorInvalidValue", "invalid argument"},
-    {2, "cudaErrorMemoryAllocation", "out of memory"},
-    {3, "cudaErrorInitializationError", "initialization error"},
-    {9, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
-    {12, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
-    {13, "cudaErrorInvalidSymbol", "invalid device symbol"},
-    {16, "cudaErrorInvalidHostPointer", "invalid host pointer"},
-    {17, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
-    {21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
-    {52, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
-    {98, "cudaErrorInvalidDeviceFunction", "invalid device function"},
-    {100, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
-    {101, "cudaErrorInvalidDevice", "invalid device ordinal"},
-    {200, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
-    {209, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
-    {218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
-    {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
-    {500, "cudaErrorSymbolNotFound", "named symbol not found"},
-    {600, "cudaErrorNotReady", "device not ready"},
-    {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
-    {701, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
-    {710, "cudaErrorAssert", "device-side assert triggered"},
-    {712, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
-    {713, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
-    {715, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
-    {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
-    {801, "cudaErrorNotSupported", "operation not supported"},
-    {999, "cudaErrorUnknown", "unknown error"},
-};
-
 const ErrorText* find_error(int code) {
-    for (const auto& e : kErrors)
-        if (e.code == code) return &e;
+    for (size_t k = 0; k < kErrorTableSize; ++k)
+        if (kErrorTable[k].code == code) return &kErrorTable[k];
     return nullptr;
 }
 } // namespace

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "cudart/api.h"
-#include "sm/sm_core.h"
 
 using namespace gpusim;
 using namespace gpusim::cudart;
@@ -13,14 +12,6 @@ namespace {
 constexpr int kAttrMaxDynamicShared = 8;      // cudaFuncAttributeMaxDynamicSharedMemorySize
 constexpr int kAttrCarveout = 9;              // cudaFuncAttributePreferredSharedMemoryCarveout
 
-// Blocks of `threads` threads and `dynamic_shared` bytes that fit on one SM at once.
-uint32_t blocks_per_sm(const GpuConfig& cfg, const KernelInfo& k, uint32_t threads, size_t dynamic_shared) {
-    LaunchInfo probe;
-    probe.kernel = k.image;
-    probe.block = Dim3{threads, 1, 1};
-    probe.dynamic_shared = uint32_t(dynamic_shared);
-    return SmCore::occupancy_limit(cfg.sm, probe);
-}
 } // namespace
 
 CUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
@@ -35,7 +26,7 @@ CUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const voi
         attr->numRegs = int(img.regs_per_thread);
         // The largest block (in whole warps) that fits on an SM with this kernel's registers.
         uint32_t threads = cfg.max_threads_per_block / 32 * 32;
-        while (threads > 32 && blocks_per_sm(cfg, k, threads, 0) == 0) threads -= 32;
+        while (threads > 32 && c.rt().blocks_per_sm(k, Dim3{threads, 1, 1}, 0) == 0) threads -= 32;
         attr->maxThreadsPerBlock = int(threads);
         const int cc = (cfg.compute_capability[0] - '0') * 10 + (cfg.compute_capability.size() > 2 ? cfg.compute_capability[2] - '0' : 0);
         attr->ptxVersion = cc;
@@ -92,7 +83,8 @@ CUDART_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks
         require(block_size > 0, "cudaOccupancyMaxActiveBlocksPerMultiprocessor: block size must be positive");
         const KernelInfo& k = c.kernel(func);
         const GpuConfig& cfg = c.rt().config();
-        *blocks = uint32_t(block_size) > cfg.max_threads_per_block ? 0 : int(blocks_per_sm(cfg, k, uint32_t(block_size), dynamic_shared));
+        *blocks = uint32_t(block_size) > cfg.max_threads_per_block
+                      ? 0 : int(c.rt().blocks_per_sm(k, Dim3{uint32_t(block_size), 1, 1}, uint32_t(dynamic_shared)));
     });
 }
 

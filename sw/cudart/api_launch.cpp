@@ -25,11 +25,30 @@ std::vector<KernelArg> arguments(const KernelInfo& k, void** args) {
     return out;
 }
 
-cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
+cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s,
+                   bool cooperative = false) {
     return guard([&](Context& c) {
         const KernelInfo& k = c.kernel(func);
-        c.rt().launch_async(k, dim(grid), dim(block), uint32_t(shared), arguments(k, args), c.stream(s));
+        c.rt().launch_async(k, dim(grid), dim(block), uint32_t(shared), arguments(k, args), c.stream(s), cooperative);
     });
+}
+
+// cudaLaunchKernelEx's attributes: cooperative launches are modelled; priorities, carveouts and
+// memory-sync domains are hints the model has no use for; clusters (compute capability 9.0) must
+// be of one block.
+cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void** args) {
+    if (!config) return guard([](Context&) { throw RuntimeError("cudaLaunchKernelExC: null configuration"); });
+    bool cooperative = false;
+    for (unsigned k = 0; k < config->numAttrs; ++k) {
+        const cudaLaunchAttribute& a = config->attrs[k];
+        if (a.id == cudaLaunchAttributeCooperative) cooperative = a.val.cooperative != 0;
+        const bool cluster = a.id == cudaLaunchAttributeClusterDimension || a.id == cudaLaunchAttributePreferredClusterDimension;
+        if (cluster && a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1)
+            return guard([](Context&) {
+                throw RuntimeError("cudaLaunchKernelExC: thread-block clusters need compute capability 9.0", Error::NotSupported);
+            });
+    }
+    return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, cooperative);
 }
 } // namespace
 
@@ -85,6 +104,28 @@ CUDART_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 grid, d
 
 CUDART_API cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
     return launch(func, grid, block, args, shared, s);
+}
+
+CUDART_API cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s) {
+    return launch(func, grid, block, args, shared, s);
+}
+
+CUDART_API cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                                   cudaStream_t s) {
+    return launch(func, grid, block, args, shared, s, true);
+}
+
+CUDART_API cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 grid, dim3 block, void** args, size_t shared,
+                                                        cudaStream_t s) {
+    return launch(func, grid, block, args, shared, s, true);
+}
+
+CUDART_API cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+    return launch_ex(config, func, args);
+}
+
+CUDART_API cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args) {
+    return launch_ex(config, func, args);
 }
 
 // The legacy path (CUDA before 10): configure, set up each argument at its offset, launch.

@@ -9,6 +9,8 @@ using namespace gpusim;
 using namespace gpusim::cudart;
 
 namespace {
+constexpr unsigned kHostAllocPortable = 1, kHostAllocMapped = 2, kHostAllocWriteCombined = 4;
+constexpr unsigned kHostRegisterMapped = 2;
 constexpr size_t kPitchAlign = 512;   // cudaMallocPitch's row alignment (cudaDeviceProp::texturePitchAlignment ... the driver uses 512)
 
 DevicePtr dev(const void* p) { return reinterpret_cast<DevicePtr>(p); }
@@ -109,10 +111,40 @@ CUDART_API cudaError_t cudaMallocHost(void** p, size_t size) {
     });
 }
 
-CUDART_API cudaError_t cudaHostAlloc(void** p, size_t size, unsigned int) {
+// Every pinned allocation is mapped: kernels reach it at the host's address (unified addressing).
+// cudaHostGetFlags reports the mapped and write-combined flags it was made with (not portable,
+// as NVIDIA's runtime does on an H100).
+CUDART_API cudaError_t cudaHostAlloc(void** p, size_t size, unsigned int flags) {
     return guard([&](Context& c) {
         require(p, "cudaHostAlloc: null pointer");
-        *p = c.rt().malloc_host(size);
+        require(flags <= (kHostAllocPortable | kHostAllocMapped | kHostAllocWriteCombined), "cudaHostAlloc: unknown flags");
+        *p = c.rt().malloc_host(size, flags & ~kHostAllocPortable);
+    });
+}
+
+CUDART_API cudaError_t cudaHostGetFlags(unsigned int* flags, void* p) {
+    return guard([&](Context& c) {
+        require(flags, "cudaHostGetFlags: null pointer");
+        *flags = c.rt().host_flags(p);
+    });
+}
+
+CUDART_API cudaError_t cudaHostGetDevicePointer(void** device, void* host, unsigned int flags) {
+    return guard([&](Context& c) {
+        require(device && flags == 0, "cudaHostGetDevicePointer: null pointer or non-zero flags");
+        require(c.rt().is_pinned(host, 1), "cudaHostGetDevicePointer: the pointer is not page-locked host memory");
+        *device = host;
+    });
+}
+
+CUDART_API cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attr, const void* p) {
+    return guard([&](Context& c) {
+        require(attr, "cudaPointerGetAttributes: null pointer");
+        *attr = cudaPointerAttributes{};
+        attr->type = int(c.rt().memory_kind(p));
+        attr->device = attr->type == cudaMemoryTypeUnregistered ? -2 : 0;
+        if (attr->type != cudaMemoryTypeUnregistered) attr->devicePointer = const_cast<void*>(p);
+        if (attr->type != cudaMemoryTypeDevice && attr->type != cudaMemoryTypeUnregistered) attr->hostPointer = const_cast<void*>(p);
     });
 }
 
@@ -122,8 +154,11 @@ CUDART_API cudaError_t cudaFreeHost(void* p) {
     });
 }
 
-CUDART_API cudaError_t cudaHostRegister(void* p, size_t size, unsigned int) {
-    return guard([&](Context& c) { c.rt().register_host(p, size); });
+CUDART_API cudaError_t cudaHostRegister(void* p, size_t size, unsigned int flags) {
+    return guard([&](Context& c) {
+        require(flags <= 0xF, "cudaHostRegister: unknown flags");
+        c.rt().register_host(p, size, flags & kHostRegisterMapped);
+    });
 }
 
 CUDART_API cudaError_t cudaHostUnregister(void* p) {
@@ -173,6 +208,22 @@ CUDART_API cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemc
 
 CUDART_API cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s) {
     return guard([&](Context& c) { copy(c.rt(), dst, src, n, kind, c.stream(s), false); });
+}
+
+// Copies between devices; with one device both are 0 and it is a device-to-device copy.
+CUDART_API cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t n) {
+    return guard([&](Context& c) {
+        require(dst_device == 0 && src_device == 0, "cudaMemcpyPeer: the model has one device, 0", Error::InvalidDevice);
+        copy(c.rt(), dst, src, n, cudaMemcpyDeviceToDevice, 0, true);
+    });
+}
+
+CUDART_API cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t n,
+                                           cudaStream_t s) {
+    return guard([&](Context& c) {
+        require(dst_device == 0 && src_device == 0, "cudaMemcpyPeerAsync: the model has one device, 0", Error::InvalidDevice);
+        copy(c.rt(), dst, src, n, cudaMemcpyDeviceToDevice, c.stream(s), false);
+    });
 }
 
 CUDART_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,

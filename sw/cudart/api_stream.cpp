@@ -1,4 +1,6 @@
 // Streams and events.
+#include <algorithm>
+
 #include "cudart/api.h"
 
 using namespace gpusim;
@@ -28,6 +30,46 @@ CUDART_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int f
     return guard([&](Context& c) {
         require(s, "cudaStreamCreateWithFlags: null pointer");
         *s = Context::stream_handle(c.rt().create_stream(flags & kStreamNonBlocking));
+    });
+}
+
+// Stream priorities are the command processor's channel priorities (chip.stream_priorities
+// levels). CUDA numbers them 0 (least) down to -(levels - 1) (greatest); a number outside the
+// range is clamped to it, as CUDA does.
+CUDART_API cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+    return guard([&](Context& c) {
+        const uint32_t levels = std::max(c.rt().config().stream_priorities, 1u);
+        if (least) *least = 0;
+        if (greatest) *greatest = -int(levels - 1);
+    });
+}
+
+CUDART_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned int flags, int priority) {
+    return guard([&](Context& c) {
+        require(s, "cudaStreamCreateWithPriority: null pointer");
+        *s = Context::stream_handle(c.rt().create_stream(flags & kStreamNonBlocking, uint32_t(std::max(-priority, 0))));
+    });
+}
+
+CUDART_API cudaError_t cudaStreamGetPriority(cudaStream_t s, int* priority) {
+    return guard([&](Context& c) {
+        require(priority, "cudaStreamGetPriority: null pointer");
+        *priority = -int(c.rt().stream_priority(c.stream(s)));
+    });
+}
+
+CUDART_API cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int* flags) {
+    return guard([&](Context& c) {
+        require(flags, "cudaStreamGetFlags: null pointer");
+        *flags = c.rt().stream_non_blocking(c.stream(s)) ? kStreamNonBlocking : 0;
+    });
+}
+
+CUDART_API cudaError_t cudaStreamGetDevice(cudaStream_t s, int* device) {
+    return guard([&](Context& c) {
+        require(device, "cudaStreamGetDevice: null pointer");
+        c.rt().stream_non_blocking(c.stream(s));
+        *device = 0;
     });
 }
 

@@ -203,8 +203,16 @@ void Context::write_stats() const {
     if (!m_rt || m_stats_file.empty()) return;
     nlohmann::json doc;
     doc["config"] = m_cfg.effective;
-    doc["simulated_ns"] = m_rt->now_ns();
-    doc["gpu"] = m_rt->unit_stats();
+    const double now = m_rt->now_ns();
+    if (profiler.used()) {
+        doc["profiler_windows"] = profiler.windows();
+        doc["run_simulated_ns"] = now;
+        doc["simulated_ns"] = profiler.simulated_ns(now);
+        doc["gpu"] = profiler.stats(m_rt->unit_stats(), now);
+    } else {
+        doc["simulated_ns"] = now;
+        doc["gpu"] = m_rt->unit_stats();
+    }
     std::ofstream out(m_stats_file);
     if (!out) {
         std::fprintf(stderr, "gpusim: cannot write the statistics file %s\n", m_stats_file.c_str());

@@ -14,6 +14,7 @@
 #include "cudart/cuda_abi.h"
 #include "cudart/host_thread.h"
 #include "runtime/runtime.h"
+#include "runtime/stats_window.h"
 
 namespace gpusim::cudart {
 
@@ -64,6 +65,9 @@ public:
     // cudaDeviceReset.
     static cudaError_t& last_error();
     cudaError_t sticky = 0;
+    // cudaProfilerStart/Stop: once a program calls them, the statistics count only the work
+    // between them.
+    StatsWindows profiler;
     int device_flags = 0;
     int cache_config = 0;            // cudaFuncCachePreferNone
     size_t printf_fifo = 1 << 20;

@@ -30,11 +30,49 @@ enum cudaMemcpyKind {
     cudaMemcpyDefault = 4,
 };
 
+// cudaLaunchKernelExC's configuration and its attributes (the value union is 64 bytes).
+enum { cudaLaunchAttributeIgnore = 0, cudaLaunchAttributeCooperative = 2, cudaLaunchAttributeClusterDimension = 4,
+       cudaLaunchAttributePriority = 8, cudaLaunchAttributePreferredClusterDimension = 11,
+       cudaLaunchAttributePreferredSharedMemoryCarveout = 14 };
+
+struct cudaLaunchAttribute {
+    int id;
+    char pad[4];
+    union {
+        char pad[64];
+        int cooperative;
+        int priority;
+        unsigned int sharedMemCarveout;
+        struct {
+            unsigned int x, y, z;
+        } clusterDim;
+    } val;
+};
+
+struct cudaLaunchConfig_t {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute* attrs;
+    unsigned int numAttrs;
+};
+
 struct cudaPitchedPtr {
     void* ptr;
     size_t pitch;
     size_t xsize;
     size_t ysize;
+};
+
+enum { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
+
+struct cudaPointerAttributes {
+    int type;
+    int device;
+    void* devicePointer;
+    void* hostPointer;
+    long reserved[8];
 };
 
 struct cudaExtent {
@@ -179,4 +217,6 @@ static_assert(offsetof(cudaDeviceProp, totalGlobalMem) == 288, "cudaDeviceProp l
 static_assert(offsetof(cudaDeviceProp, multiProcessorCount) == 384, "cudaDeviceProp layout");
 static_assert(offsetof(cudaDeviceProp, asyncEngineCount) == 584, "cudaDeviceProp layout");
 static_assert(sizeof(cudaFuncAttributes) == 144, "cudaFuncAttributes must match CUDA 13's layout");
+static_assert(sizeof(cudaLaunchAttribute) == 72, "cudaLaunchAttribute must match CUDA 13's layout");
+static_assert(sizeof(cudaLaunchConfig_t) == 56, "cudaLaunchConfig_t must match CUDA 13's layout");
 static_assert(sizeof(cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms must match CUDA 13's layout");

@@ -41,6 +41,10 @@ bool special_of(const std::string& name, SpecialReg& out) {
         {"%total_smem_size", SpecialReg::TotalSmemSize}};
     for (auto& [n, r] : names)
         if (name == n) { out = r; return true; }
+    if (name.rfind("%envreg", 0) == 0) {   // the vocabulary checked the number: 0..31
+        out = SpecialReg(uint8_t(SpecialReg::EnvReg0) + std::stoi(name.substr(7)));
+        return true;
+    }
     return false;
 }
 
@@ -225,7 +229,6 @@ uint64_t Decoder::immediate_value(const Operand& o, const std::string& type) con
 static std::string unanswerable(const std::string& name) {
     if (name.find("cluster") != std::string::npos || name == "%aggr_smem_size" || name.rfind("%reserved_smem", 0) == 0)
         return "it belongs to thread-block clusters of compute capability 9.0, which the modelled GPUs do not have";
-    if (name.rfind("%envreg", 0) == 0) return "its contents are defined by NVIDIA's driver, which the model does not stand in for";
     if (name == "%current_graph_exec") return "device-side graph launches are not modelled";
     return "it cannot be read here";
 }

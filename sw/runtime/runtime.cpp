@@ -8,6 +8,7 @@
 
 #include "../../rtl_models/gpu/launch_limits.h"
 #include "../../rtl_models/gpu/registers.h"
+#include "../../rtl_models/sm/sm_core.h"
 #include "../../tlm/memory/sparse_store.h"
 #include "../../tlm/memory_map.h"
 #include "loader/loader.h"
@@ -18,6 +19,7 @@ namespace gpusim {
 
 namespace {
 constexpr uint64_t kPage = SparseStore::kPageSize;
+constexpr uint64_t kGridWorkspaceBytes = 8;   // cooperative_groups' {wsSize, barrier}
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 // The address an initializer names: a module variable of the .global or .const space, or a
@@ -50,7 +52,7 @@ Runtime::Runtime(const GpuConfig& cfg)
 
 Runtime::~Runtime() {
     for (auto& [base, info] : m_pinned)
-        if (info.second) std::free(reinterpret_cast<void*>(base));
+        if (info.owned) std::free(reinterpret_cast<void*>(base));
 }
 
 double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
@@ -115,18 +117,18 @@ void Runtime::check_range(DevicePtr p, uint64_t bytes, const char* what) const {
         throw RuntimeError(fmt::format("{}: device range 0x{:x}+{} is not allocated", what, p, bytes), Error::InvalidValue);
 }
 
-void* Runtime::malloc_host(uint64_t bytes) {
+void* Runtime::malloc_host(uint64_t bytes, uint32_t flags) {
     const uint64_t size = round_up(std::max<uint64_t>(bytes, 1), 4096);
     void* p = std::aligned_alloc(4096, size);
     if (!p) throw RuntimeError(fmt::format("cannot allocate {} bytes of pinned host memory", bytes), Error::MemoryAllocation);
-    m_pinned[reinterpret_cast<uintptr_t>(p)] = {size, true};
+    m_pinned[reinterpret_cast<uintptr_t>(p)] = Pinned{size, true, flags};
     m_platform->host_memory.add_window(p, size);
     return p;
 }
 
 void Runtime::free_host(void* p) {
     auto it = m_pinned.find(reinterpret_cast<uintptr_t>(p));
-    if (it == m_pinned.end() || !it->second.second)
+    if (it == m_pinned.end() || !it->second.owned)
         throw RuntimeError("free of host memory that cudaMallocHost did not allocate", Error::InvalidValue);
     synchronize();
     m_platform->host_memory.remove_window(p);
@@ -134,16 +136,16 @@ void Runtime::free_host(void* p) {
     std::free(p);
 }
 
-void Runtime::register_host(void* p, uint64_t bytes) {
+void Runtime::register_host(void* p, uint64_t bytes, uint32_t flags) {
     if (!p || !bytes) throw RuntimeError("host register of an empty range", Error::InvalidValue);
     if (is_pinned(p, 1)) throw RuntimeError("host memory is already registered", Error::HostMemoryAlreadyRegistered);
-    m_pinned[reinterpret_cast<uintptr_t>(p)] = {bytes, false};
+    m_pinned[reinterpret_cast<uintptr_t>(p)] = Pinned{bytes, false, flags};
     m_platform->host_memory.add_window(p, bytes);
 }
 
 void Runtime::unregister_host(void* p) {
     auto it = m_pinned.find(reinterpret_cast<uintptr_t>(p));
-    if (it == m_pinned.end() || it->second.second)
+    if (it == m_pinned.end() || it->second.owned)
         throw RuntimeError("host unregister of memory that was not registered", Error::HostMemoryNotRegistered);
     synchronize();
     m_platform->host_memory.remove_window(p);
@@ -152,6 +154,21 @@ void Runtime::unregister_host(void* p) {
 
 bool Runtime::is_pinned(const void* p, uint64_t bytes) const {
     return m_platform->host_memory.contains(reinterpret_cast<uint64_t>(p), bytes);
+}
+
+uint32_t Runtime::host_flags(const void* p) const {
+    auto it = m_pinned.upper_bound(reinterpret_cast<uintptr_t>(p));
+    if (it != m_pinned.begin()) {
+        --it;
+        if (reinterpret_cast<uintptr_t>(p) < it->first + it->second.bytes) return it->second.flags;
+    }
+    throw RuntimeError(fmt::format("{} is not page-locked host memory", p), Error::InvalidValue);
+}
+
+Runtime::MemoryKind Runtime::memory_kind(const void* p) const {
+    const auto a = reinterpret_cast<uint64_t>(p);
+    if (is_device(a, 1)) return MemoryKind::Device;
+    return is_pinned(p, 1) ? MemoryKind::Host : MemoryKind::Unregistered;
 }
 
 const ModuleHandle& Runtime::load_module(const std::string& path) { return load_parsed(ptx::parse_file(path), path); }
@@ -227,10 +244,32 @@ void Runtime::check_launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint
         throw RuntimeError(fmt::format("launch of '{}': {}", kernel.name, p.why), Error::LaunchOutOfResources);
 }
 
+uint32_t Runtime::blocks_per_sm(const KernelInfo& kernel, Dim3 block, uint32_t dynamic_shared) const {
+    LaunchInfo probe;
+    probe.kernel = kernel.image;
+    probe.block = block;
+    probe.dynamic_shared = dynamic_shared;
+    return SmCore::occupancy_limit(m_cfg.sm, probe);
+}
+
 void Runtime::launch_async(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
-                           const std::vector<KernelArg>& args, StreamId s) {
+                           const std::vector<KernelArg>& args, StreamId s, bool cooperative) {
     check_fault();
     check_launch(kernel, grid, block, dynamic_shared, args);
+    EnvRegs envreg{};
+    if (cooperative) {
+        const uint64_t fits = uint64_t(blocks_per_sm(kernel, block, dynamic_shared)) * m_cfg.num_sms;
+        if (grid.count() > fits)
+            throw RuntimeError(fmt::format("cooperative launch of '{}' with {} blocks: at most {} can be resident at once "
+                                           "({} SMs)", kernel.name, grid.count(), fits, m_cfg.num_sms),
+                               Error::CooperativeLaunchTooLarge);
+        // One workspace serves every cooperative launch (kernels run one at a time); it starts
+        // each launch cleared, in stream order.
+        if (!m_grid_workspace) m_grid_workspace = malloc(kGridWorkspaceBytes);
+        fill(m_grid_workspace, 0, kGridWorkspaceBytes, s);
+        envreg[1] = uint32_t(m_grid_workspace >> 32);
+        envreg[2] = uint32_t(m_grid_workspace);
+    }
     const KernelImage& img = *kernel.image;
     std::vector<uint8_t> params(round_up(img.param_bytes, 4), 0);
     for (size_t k = 0; k < args.size(); ++k)
@@ -246,6 +285,8 @@ void Runtime::launch_async(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint
     cpu.write32(reg::kBlockY, block.y);
     cpu.write32(reg::kBlockZ, block.z);
     cpu.write32(reg::kDynShared, dynamic_shared);
+    for (int k = 0; k < kEnvRegs; ++k)
+        if (envreg[size_t(k)]) cpu.write32(reg::kEnvRegBase + 4 * uint32_t(k), envreg[size_t(k)]);
     cpu.write32(reg::kParamSize, img.param_bytes);
     for (size_t k = 0; k < params.size(); k += 4) {
         uint32_t w;
@@ -316,12 +357,13 @@ void Runtime::reset() {
     while (!m_allocations.empty()) free(m_allocations.begin()->first);
     for (auto it = m_pinned.begin(); it != m_pinned.end();) {
         m_platform->host_memory.remove_window(reinterpret_cast<void*>(it->first));
-        if (it->second.second) std::free(reinterpret_cast<void*>(it->first));
+        if (it->second.owned) std::free(reinterpret_cast<void*>(it->first));
         it = m_pinned.erase(it);
     }
     for (auto& [id, ev] : m_events) m_platform->host_memory.remove_window(ev.slot.get());
     m_events.clear();
     m_configured.clear();
+    m_grid_workspace = 0;
     m_streams.clear();
     m_streams[0] = Stream{};
 }

@@ -83,13 +83,21 @@ public:
     bool heap_in_use() const;
     void set_heap_size(uint64_t bytes);
 
-    // Page-locked host memory: the copy engines reach it directly. register_host pins memory the
-    // program allocated itself.
-    void* malloc_host(uint64_t bytes);
+    // Page-locked host memory: the copy engines reach it directly, and so do kernels, at the
+    // host's own addresses (mapped, zero-copy memory). register_host pins memory the program
+    // allocated itself. `flags` are kept for cudaHostGetFlags.
+    void* malloc_host(uint64_t bytes, uint32_t flags = 0);
     void free_host(void* p);
-    void register_host(void* p, uint64_t bytes);
+    void register_host(void* p, uint64_t bytes, uint32_t flags = 0);
     void unregister_host(void* p);
     bool is_pinned(const void* p, uint64_t bytes) const;
+    // The flags the pinned range holding p was allocated or registered with; throws when p is not
+    // pinned.
+    uint32_t host_flags(const void* p) const;
+
+    // What an address is (cudaPointerGetAttributes).
+    enum class MemoryKind { Unregistered, Host, Device, Managed };
+    MemoryKind memory_kind(const void* p) const;
 
     // Copies and fills, queued on a stream. Pinned host memory is read or written by the copy
     // engine when the transfer happens; pageable memory goes through a bounce buffer: an upload
@@ -105,7 +113,11 @@ public:
     void memset(DevicePtr dst, uint8_t value, uint64_t bytes);
 
     // Streams: each maps onto a channel of the command processor.
-    StreamId create_stream(bool non_blocking = false);
+    // `priority` counts up from 0, the lowest, to config().stream_priorities - 1 (CUDA's numbers are
+    // the negative of these).
+    StreamId create_stream(bool non_blocking = false, uint32_t priority = 0);
+    bool stream_non_blocking(StreamId s) { return stream(s).non_blocking; }
+    uint32_t stream_priority(StreamId s) { return stream(s).priority; }
     void destroy_stream(StreamId s);
     bool stream_done(StreamId s);
     void synchronize(StreamId s);
@@ -142,9 +154,14 @@ public:
     const ModuleHandle& load_module_text(const std::string& text, const std::string& name);
 
     // Queues a launch on a stream; throws RuntimeError(InvalidConfiguration or InvalidValue) for
-    // a launch the GPU would refuse.
+    // a launch the GPU would refuse. A cooperative launch (cudaLaunchCooperativeKernel) must fit
+    // on the GPU at once (else CooperativeLaunchTooLarge) and gets a grid workspace for
+    // cooperative_groups' grid.sync().
     void launch_async(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
-                      const std::vector<KernelArg>& args, StreamId s);
+                      const std::vector<KernelArg>& args, StreamId s, bool cooperative = false);
+    // Blocks of the kernel that one SM holds at once with this block size and dynamic shared
+    // memory (the occupancy calculator's answer).
+    uint32_t blocks_per_sm(const KernelInfo& kernel, Dim3 block, uint32_t dynamic_shared) const;
     // Launches on the default stream and waits for completion.
     LaunchStats launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
                        const std::vector<KernelArg>& args);
@@ -167,6 +184,8 @@ private:
     struct Stream {
         uint32_t channel = 0;
         uint32_t last = 0;           // channel's submission count after this stream's last command
+        bool non_blocking = false;
+        uint32_t priority = 0;
     };
     struct Event {
         std::unique_ptr<uint64_t[]> slot;   // {payload, time ns}, visible to the GPU
@@ -190,7 +209,12 @@ private:
     std::unique_ptr<Platform> m_platform;
     uint32_t m_channels = 1;
     std::map<DevicePtr, uint64_t> m_allocations;        // base -> mapped bytes
-    std::map<uintptr_t, std::pair<uint64_t, bool>> m_pinned;   // base -> bytes, allocated by us
+    struct Pinned {
+        uint64_t bytes = 0;
+        bool owned = false;          // allocated by malloc_host (else registered)
+        uint32_t flags = 0;
+    };
+    std::map<uintptr_t, Pinned> m_pinned;               // by base address
     DevicePtr m_heap_next;
     DevicePtr m_module_next;
     DevicePtr m_const_next;
@@ -212,6 +236,7 @@ private:
         std::vector<bool> set;       // which parameter bytes were set up
     };
     std::vector<Configured> m_configured;
+    DevicePtr m_grid_workspace = 0;                     // cooperative launches' grid.sync() barrier
 
     Stream& stream(StreamId s);
     Event& event(EventId e);

@@ -193,13 +193,15 @@ void Runtime::memset(DevicePtr dst, uint8_t value, uint64_t bytes) {
 
 // Streams beyond the channel count share channels 1..n-1 round-robin (as Fermi's single
 // hardware queue makes all streams share one): they then also wait for each other.
-StreamId Runtime::create_stream(bool non_blocking) {
+StreamId Runtime::create_stream(bool non_blocking, uint32_t priority) {
     const StreamId id = m_next_stream++;
     Stream st;
     st.channel = m_channels > 1 ? 1 + (id - 1) % (m_channels - 1) : 0;
     st.last = m_submitted[st.channel];
+    st.non_blocking = non_blocking;
+    st.priority = std::min(priority, std::max(m_cfg.stream_priorities, 1u) - 1);
     select(st.channel);
-    m_platform->cpu.write32(reg::kChanFlags, non_blocking ? 1 : 0);
+    m_platform->cpu.write32(reg::kChanFlags, (non_blocking ? 1 : 0) | st.priority << 8);
     m_streams[id] = st;
     return id;
 }

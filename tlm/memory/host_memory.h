@@ -30,6 +30,9 @@ private:
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& p);
+    // Direct access to the window holding the address (kernels reading mapped memory); revoked
+    // when the window goes.
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& p, tlm::tlm_dmi& dmi);
     bool access(tlm::tlm_generic_payload& p);
 };
 

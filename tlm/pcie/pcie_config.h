@@ -12,6 +12,7 @@ struct PcieConfig {
     uint32_t copy_engines = 1;       // engines that move data beside kernels (cudaDeviceProp::asyncEngineCount)
     bool overlap = true;             // whether a copy may run while a kernel runs (deviceOverlap)
     double staging_gb_s = 6.0;       // host memcpy into the pinned bounce buffer, for pageable copies
+    double access_latency_ns = 1000.0;  // round trip of a kernel's access to mapped host memory
 };
 
 } // namespace gpusim

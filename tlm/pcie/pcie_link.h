@@ -34,6 +34,8 @@ private:
 
     void b_transport(int id, tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
     unsigned transport_dbg(int id, tlm::tlm_generic_payload& p);
+    bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& p, tlm::tlm_dmi& dmi);
+    void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
 };
 
 } // namespace gpusim

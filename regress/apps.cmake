@@ -1,0 +1,36 @@
+# The corpus of real-world-style CUDA programs (apps/*.cu, apps/README.md): each is built with
+# nvcc as a user would build it, run unchanged on the replacement libcudart, and its stdout
+# compared with what it printed on a real GPU (apps/expected). Without nvcc they are skipped.
+file(GLOB app_sources RELATIVE ${CMAKE_CURRENT_SOURCE_DIR}/apps ${CMAKE_CURRENT_SOURCE_DIR}/apps/*.cu)
+file(GLOB app_headers ${CMAKE_CURRENT_SOURCE_DIR}/apps/common/*.h)
+file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/apps)
+# device_select refuses a GPU older than the compute capability its PTX targets (7.5), as such
+# helpers do: the model reports that capability to it (its units stay the config's).
+set(app_env_device_select "GPUSIM_SET=chip.compute_capability=7.5")
+set(app_bins)
+foreach(src ${app_sources})
+  string(REGEX REPLACE "\\.cu$" "" app ${src})
+  set(bin ${CMAKE_CURRENT_BINARY_DIR}/apps/${app})
+  if(NOT GPUSIM_NVCC)
+    add_test(NAME apps.${app} COMMAND sh -c "echo 'nvcc is not on the PATH: apps/${src} was not built'; exit 77")
+    set_tests_properties(apps.${app} PROPERTIES SKIP_RETURN_CODE 77)
+    continue()
+  endif()
+  add_custom_command(OUTPUT ${bin}
+    COMMAND ${GPUSIM_NVCC} -O2 -cudart shared -gencode arch=compute_75,code=compute_75 -Xcompiler -pthread -o ${bin} ${src}
+    WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/apps
+    DEPENDS apps/${src} ${app_headers} COMMENT "nvcc apps/${src}")
+  list(APPEND app_bins ${bin})
+  foreach(mode functional timing)
+    set(name apps.${app})
+    if(mode STREQUAL "timing")
+      set(name apps.${app}.timing)
+    endif()
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DPROGRAM=${bin} -DNAME=${app}
+             -DEXPECTED_DIR=${CMAKE_CURRENT_SOURCE_DIR}/apps/expected -DLIBDIR=$<TARGET_FILE_DIR:cudart>
+             -DOUT=${CMAKE_CURRENT_BINARY_DIR}/apps/${app}.${mode} -DMODE=${mode} "-DEXTRA_ENV=${app_env_${app}}"
+             -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cuda.cmake)
+    set_tests_properties(${name} PROPERTIES TIMEOUT 300)
+  endforeach()
+endforeach()
+add_custom_target(apps ALL DEPENDS ${app_bins} cudart)
