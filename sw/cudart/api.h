@@ -52,4 +52,7 @@ inline void require(bool ok, const char* what, Error code = Error::InvalidValue)
     if (!ok) throw RuntimeError(what, code);
 }
 
+// A kernel's arguments from the array of pointers a launch passes, one per parameter.
+std::vector<KernelArg> kernel_arguments(const KernelInfo& k, void** args);
+
 } // namespace gpusim::cudart

@@ -90,7 +90,10 @@ CUDART_API cudaError_t cudaDeviceDisablePeerAccess(int peer) {
 }
 
 CUDART_API cudaError_t cudaDeviceSynchronize() {
-    return guard([&](Context& c) { c.rt().synchronize(); });
+    return guard([&](Context& c) {
+        c.check_not_capturing(nullptr);
+        c.rt().synchronize();
+    });
 }
 
 // Reset also clears a sticky error, so it runs outside the guard's sticky check.

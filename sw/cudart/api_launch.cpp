@@ -9,11 +9,7 @@
 using namespace gpusim;
 using namespace gpusim::cudart;
 
-namespace {
-Dim3 dim(dim3 d) { return Dim3{d.x, d.y, d.z}; }
-
-// The kernel's arguments from the array of pointers the stub passes, one per parameter.
-std::vector<KernelArg> arguments(const KernelInfo& k, void** args) {
+std::vector<KernelArg> gpusim::cudart::kernel_arguments(const KernelInfo& k, void** args) {
     const KernelImage& img = *k.image;
     std::vector<KernelArg> out(img.param_sizes.size());
     require(out.empty() || args, "kernel launch: null argument array");
@@ -25,11 +21,19 @@ std::vector<KernelArg> arguments(const KernelInfo& k, void** args) {
     return out;
 }
 
+namespace {
+Dim3 dim(dim3 d) { return Dim3{d.x, d.y, d.z}; }
+
 cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s,
                    bool cooperative = false) {
     return guard([&](Context& c) {
         const KernelInfo& k = c.kernel(func);
-        c.rt().launch_async(k, dim(grid), dim(block), uint32_t(shared), arguments(k, args), c.stream(s), cooperative);
+        if (GraphNode* n = c.capture_node(s, cudaGraphNodeTypeKernel)) {
+            require(!cooperative, "a cooperative launch cannot be captured into a graph", Error::StreamCaptureUnsupported);
+            n->set_kernel(c, cudaKernelNodeParams{const_cast<void*>(func), grid, block, unsigned(shared), args, nullptr});
+            return;
+        }
+        c.rt().launch_async(k, dim(grid), dim(block), uint32_t(shared), kernel_arguments(k, args), c.stream(s), cooperative);
     });
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cudart/api.h"
+#include "cudart/copies.h"
 
 using namespace gpusim;
 using namespace gpusim::cudart;
@@ -15,53 +16,17 @@ constexpr size_t kPitchAlign = 512;   // cudaMallocPitch's row alignment (cudaDe
 
 DevicePtr dev(const void* p) { return reinterpret_cast<DevicePtr>(p); }
 
-cudaMemcpyKind resolve(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
-    if (kind != cudaMemcpyDefault) {
-        require(kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault, "invalid copy direction", Error::InvalidMemcpyDirection);
-        return kind;
-    }
-    const bool d = rt.is_device(dev(dst), n ? n : 1), s = rt.is_device(dev(src), n ? n : 1);
-    return cudaMemcpyKind(int(s ? (d ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
-                                : (d ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost)));
-}
-
-// One linear copy queued on stream s; `sync` waits for it as cudaMemcpy does.
-void copy(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind, StreamId s, bool sync) {
-    switch (resolve(rt, dst, src, n, kind)) {
-    case cudaMemcpyHostToHost:
-        rt.synchronize(s);
-        std::memmove(dst, src, n);
+// A linear copy queued on a stream, or a memcpy node of the stream's capture.
+void copy_async(Context& c, void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s) {
+    if (GraphNode* node = c.capture_node(s, cudaGraphNodeTypeMemcpy)) {
+        node->is_1d = true;
+        node->dst = dst;
+        node->src = src;
+        node->bytes = n;
+        node->kind = kind;
         return;
-    case cudaMemcpyHostToDevice: rt.copy_to_device(dev(dst), src, n, s); break;
-    case cudaMemcpyDeviceToHost: rt.copy_to_host(dst, dev(src), n, s); break;
-    case cudaMemcpyDeviceToDevice: rt.copy_device(dev(dst), dev(src), n, s); break;
-    default: break;
     }
-    if (sync) rt.synchronize(s);
-}
-
-// A 2D copy as one linear copy per row (the copy engines take linear descriptors).
-void copy_2d(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
-             cudaMemcpyKind kind, StreamId s, bool sync) {
-    require(width <= dpitch && width <= spitch, "2D copy wider than its pitch", Error::InvalidPitchValue);
-    for (size_t r = 0; r < height; ++r)
-        copy(rt, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind, s, false);
-    if (sync) rt.synchronize(s);
-}
-
-void copy_3d(Runtime& rt, const cudaMemcpy3DParms* p, StreamId s, bool sync) {
-    require(p, "cudaMemcpy3D: null parameters");
-    require(!p->srcArray && !p->dstArray, "cudaMemcpy3D: CUDA arrays are not modelled", Error::NotSupported);
-    const cudaPitchedPtr& sp = p->srcPtr;
-    const cudaPitchedPtr& dp = p->dstPtr;
-    const size_t w = p->extent.width, h = p->extent.height, d = p->extent.depth;
-    for (size_t z = 0; z < d; ++z)
-        for (size_t y = 0; y < h; ++y) {
-            const size_t so = ((p->srcPos.z + z) * sp.ysize + p->srcPos.y + y) * sp.pitch + p->srcPos.x;
-            const size_t dof = ((p->dstPos.z + z) * dp.ysize + p->dstPos.y + y) * dp.pitch + p->dstPos.x;
-            copy(rt, static_cast<char*>(dp.ptr) + dof, static_cast<const char*>(sp.ptr) + so, w, p->kind, s, false);
-        }
-    if (sync) rt.synchronize(s);
+    copy(c.rt(), dst, src, n, kind, c.stream(s), false);
 }
 
 // A symbol's range [offset, offset+count), checked against its size.
@@ -175,13 +140,20 @@ CUDART_API cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
 
 CUDART_API cudaError_t cudaMemset(void* p, int value, size_t n) {
     return guard([&](Context& c) {
+        c.check_not_capturing(nullptr);
         c.rt().fill(dev(p), uint8_t(value), n, 0);
         c.rt().synchronize(0);
     });
 }
 
 CUDART_API cudaError_t cudaMemsetAsync(void* p, int value, size_t n, cudaStream_t s) {
-    return guard([&](Context& c) { c.rt().fill(dev(p), uint8_t(value), n, c.stream(s)); });
+    return guard([&](Context& c) {
+        if (GraphNode* node = c.capture_node(s, cudaGraphNodeTypeMemset)) {
+            node->memset = cudaMemsetParams{p, 0, unsigned(uint8_t(value)), 1, n, 1};
+            return;
+        }
+        c.rt().fill(dev(p), uint8_t(value), n, c.stream(s));
+    });
 }
 
 CUDART_API cudaError_t cudaMemset2D(void* p, size_t pitch, int value, size_t width, size_t height) {
@@ -203,11 +175,14 @@ CUDART_API cudaError_t cudaMemset3D(cudaPitchedPtr pp, int value, cudaExtent e) 
 }
 
 CUDART_API cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
-    return guard([&](Context& c) { copy(c.rt(), dst, src, n, kind, 0, true); });
+    return guard([&](Context& c) {
+        c.check_not_capturing(nullptr);
+        copy(c.rt(), dst, src, n, kind, 0, true);
+    });
 }
 
 CUDART_API cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s) {
-    return guard([&](Context& c) { copy(c.rt(), dst, src, n, kind, c.stream(s), false); });
+    return guard([&](Context& c) { copy_async(c, dst, src, n, kind, s); });
 }
 
 // Copies between devices; with one device both are 0 and it is a device-to-device copy.
@@ -222,7 +197,7 @@ CUDART_API cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void
                                            cudaStream_t s) {
     return guard([&](Context& c) {
         require(dst_device == 0 && src_device == 0, "cudaMemcpyPeerAsync: the model has one device, 0", Error::InvalidDevice);
-        copy(c.rt(), dst, src, n, cudaMemcpyDeviceToDevice, c.stream(s), false);
+        copy_async(c, dst, src, n, cudaMemcpyDeviceToDevice, s);
     });
 }
 
@@ -233,15 +208,36 @@ CUDART_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, s
 
 CUDART_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                          size_t height, cudaMemcpyKind kind, cudaStream_t s) {
-    return guard([&](Context& c) { copy_2d(c.rt(), dst, dpitch, src, spitch, width, height, kind, c.stream(s), false); });
+    return guard([&](Context& c) {
+        if (GraphNode* node = c.capture_node(s, cudaGraphNodeTypeMemcpy)) {
+            cudaMemcpy3DParms& q = node->copy3d;
+            q = cudaMemcpy3DParms{};
+            q.srcPtr = cudaPitchedPtr{const_cast<void*>(src), spitch, width, height};
+            q.dstPtr = cudaPitchedPtr{dst, dpitch, width, height};
+            q.extent = cudaExtent{width, height, 1};
+            q.kind = kind;
+            return;
+        }
+        copy_2d(c.rt(), dst, dpitch, src, spitch, width, height, kind, c.stream(s), false);
+    });
 }
 
 CUDART_API cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
-    return guard([&](Context& c) { copy_3d(c.rt(), p, 0, true); });
+    return guard([&](Context& c) {
+        c.check_not_capturing(nullptr);
+        copy_3d(c.rt(), p, 0, true);
+    });
 }
 
 CUDART_API cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t s) {
-    return guard([&](Context& c) { copy_3d(c.rt(), p, c.stream(s), false); });
+    return guard([&](Context& c) {
+        require(p, "cudaMemcpy3DAsync: null parameters");
+        if (GraphNode* node = c.capture_node(s, cudaGraphNodeTypeMemcpy)) {
+            node->copy3d = *p;
+            return;
+        }
+        copy_3d(c.rt(), p, c.stream(s), false);
+    });
 }
 
 CUDART_API cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset, cudaMemcpyKind kind) {
@@ -263,14 +259,14 @@ CUDART_API cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_
 CUDART_API cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t n, size_t offset,
                                                cudaMemcpyKind kind, cudaStream_t s) {
     return guard([&](Context& c) {
-        copy(c.rt(), reinterpret_cast<void*>(symbol_range(c, symbol, n, offset)), src, n, kind, c.stream(s), false);
+        copy_async(c, reinterpret_cast<void*>(symbol_range(c, symbol, n, offset)), src, n, kind, s);
     });
 }
 
 CUDART_API cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset,
                                                  cudaMemcpyKind kind, cudaStream_t s) {
     return guard([&](Context& c) {
-        copy(c.rt(), dst, reinterpret_cast<void*>(symbol_range(c, symbol, n, offset)), n, kind, c.stream(s), false);
+        copy_async(c, dst, reinterpret_cast<void*>(symbol_range(c, symbol, n, offset)), n, kind, s);
     });
 }
 

@@ -11,6 +11,15 @@ constexpr unsigned kStreamNonBlocking = 0x1;
 
 // A query answers cudaSuccess when done and cudaErrorNotReady otherwise, which is not an error
 // the call records.
+// Synchronizing with a capturing stream is not allowed: it invalidates the capture.
+void not_capturing(Context& c, cudaStream_t s) {
+    c.check_not_capturing(s);
+    if (Captures::Capture* cap = c.captures.of(c.stream(s))) {
+        c.captures.invalidate(*cap);
+        throw RuntimeError("synchronizing with a stream that is capturing", Error::StreamCaptureUnsupported);
+    }
+}
+
 template <class F>
 cudaError_t query(F&& done) {
     bool finished = false;
@@ -78,15 +87,25 @@ CUDART_API cudaError_t cudaStreamDestroy(cudaStream_t s) {
 }
 
 CUDART_API cudaError_t cudaStreamQuery(cudaStream_t s) {
-    return query([&](Context& c) { return c.rt().stream_done(c.stream(s)); });
+    return query([&](Context& c) {
+        not_capturing(c, s);
+        return c.rt().stream_done(c.stream(s));
+    });
 }
 
 CUDART_API cudaError_t cudaStreamSynchronize(cudaStream_t s) {
-    return guard([&](Context& c) { c.rt().synchronize(c.stream(s)); });
+    return guard([&](Context& c) {
+        not_capturing(c, s);
+        c.rt().synchronize(c.stream(s));
+    });
 }
 
 CUDART_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int) {
-    return guard([&](Context& c) { c.rt().stream_wait_event(c.stream(s), c.event(e)); });
+    return guard([&](Context& c) {
+        c.check_not_capturing(s);
+        if (c.captures.wait(c.stream(s), c.event(e))) return;
+        c.rt().stream_wait_event(c.stream(s), c.event(e));
+    });
 }
 
 // Host functions run on the library's host thread when the stream reaches them; the stream waits
@@ -96,6 +115,8 @@ CUDART_API cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_
     return guard([&](Context& c) {
         require(callback, "cudaStreamAddCallback: null callback");
         require(flags == 0, "cudaStreamAddCallback: flags must be 0");
+        require(!c.captures.of(c.stream(s)), "cudaStreamAddCallback cannot be captured; use cudaLaunchHostFunc",
+                Error::StreamCaptureUnsupported);
         c.host_thread();
         c.rt().launch_host_function(c.stream(s), [=](Error status) { callback(s, cudaError_t(status), data); }, true);
         c.host_thread().nudge();
@@ -105,6 +126,10 @@ CUDART_API cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_
 CUDART_API cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void* data) {
     return guard([&](Context& c) {
         require(fn, "cudaLaunchHostFunc: null function");
+        if (GraphNode* n = c.capture_node(s, cudaGraphNodeTypeHost)) {
+            n->host = cudaHostNodeParams{fn, data};
+            return;
+        }
         c.host_thread();
         c.rt().launch_host_function(c.stream(s), [=](Error) { fn(data); }, false);
         c.host_thread().nudge();
@@ -130,7 +155,11 @@ CUDART_API cudaError_t cudaEventDestroy(cudaEvent_t e) {
 }
 
 CUDART_API cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
-    return guard([&](Context& c) { c.rt().record_event(c.event(e), c.stream(s)); });
+    return guard([&](Context& c) {
+        c.check_not_capturing(s);
+        if (c.captures.of(c.stream(s))) return c.captures.record(c.event(e), c.stream(s));
+        c.rt().record_event(c.event(e), c.stream(s));
+    });
 }
 
 CUDART_API cudaError_t cudaEventQuery(cudaEvent_t e) {

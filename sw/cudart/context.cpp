@@ -195,6 +195,30 @@ EventId Context::event(cudaEvent_t e) const { return EventId(reinterpret_cast<ui
 
 cudaEvent_t Context::event_handle(EventId id) { return reinterpret_cast<cudaEvent_t>(uintptr_t(id) << 8); }
 
+GraphNode* Context::capture_node(cudaStream_t s, int type) {
+    check_not_capturing(s);
+    const StreamId id = stream(s);
+    return captures.of(id) ? &captures.add(id, type) : nullptr;
+}
+
+void Context::check_not_capturing(cudaStream_t s) {
+    if (stream(s) != 0 || !captures.any_global()) return;
+    captures.invalidate_global();
+    throw RuntimeError("work on the legacy default stream while a stream captures in global mode", Error::StreamCaptureImplicit);
+}
+
+Graph& Context::graph(cudaGraph_t g) {
+    auto it = graphs.find(reinterpret_cast<const Graph*>(g));
+    if (it == graphs.end()) throw RuntimeError("not a graph handle", Error::InvalidValue);
+    return *it->second;
+}
+
+GraphExec& Context::graph_exec(cudaGraphExec_t g) {
+    auto it = graph_execs.find(reinterpret_cast<const GraphExec*>(g));
+    if (it == graph_execs.end()) throw RuntimeError("not an executable graph handle", Error::InvalidValue);
+    return *it->second;
+}
+
 void Context::report_unsupported(const char* name) {
     if (m_unsupported.insert(name).second) std::fprintf(stderr, "gpusim: %s is not supported by the model\n", name);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cudart/cuda_abi.h"
+#include "cudart/graph.h"
 #include "cudart/host_thread.h"
 #include "runtime/runtime.h"
 #include "runtime/stats_window.h"
@@ -65,6 +66,19 @@ public:
     // cudaDeviceReset.
     static cudaError_t& last_error();
     cudaError_t sticky = 0;
+    // Stream capture. capture_node is how every call that queues work on a stream asks whether it
+    // is being captured: it returns the new node to fill in (and the call queues nothing), or
+    // nullptr. Queued work on the legacy stream while a global-mode capture runs invalidates it
+    // (cudaErrorStreamCaptureImplicit), as does synchronizing with a capturing stream.
+    Captures captures;
+    GraphNode* capture_node(cudaStream_t s, int type);
+    void check_not_capturing(cudaStream_t s);
+    // Graphs and executable graphs the program holds, so that handles can be checked.
+    std::map<const Graph*, std::unique_ptr<Graph>> graphs;
+    std::map<const GraphExec*, std::unique_ptr<GraphExec>> graph_execs;
+    Graph& graph(cudaGraph_t g);
+    GraphExec& graph_exec(cudaGraphExec_t g);
+
     // cudaProfilerStart/Stop: once a program calls them, the statistics count only the work
     // between them.
     StatsWindows profiler;

@@ -190,6 +190,49 @@ struct cudaDeviceProp {
     int reserved[56];
 };
 
+// Graphs and stream capture.
+typedef struct CUgraph_st* cudaGraph_t;
+typedef struct CUgraphNode_st* cudaGraphNode_t;
+typedef struct CUgraphExec_st* cudaGraphExec_t;
+
+enum {
+    cudaGraphNodeTypeKernel = 0, cudaGraphNodeTypeMemcpy = 1, cudaGraphNodeTypeMemset = 2, cudaGraphNodeTypeHost = 3,
+    cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5, cudaGraphNodeTypeWaitEvent = 6,
+    cudaGraphNodeTypeEventRecord = 7,
+};
+enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1, cudaStreamCaptureStatusInvalidated = 2 };
+enum { cudaStreamCaptureModeGlobal = 0, cudaStreamCaptureModeThreadLocal = 1, cudaStreamCaptureModeRelaxed = 2 };
+
+struct cudaKernelNodeParams {
+    void* func;
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void** kernelParams;
+    void** extra;
+};
+
+struct cudaMemsetParams {
+    void* dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;
+    size_t width;
+    size_t height;
+};
+
+struct cudaHostNodeParams {
+    cudaHostFn_t fn;
+    void* userData;
+};
+
+struct cudaGraphEdgeData {
+    unsigned char from_port;
+    unsigned char to_port;
+    unsigned char type;
+    unsigned char reserved[5];
+};
+
 struct cudaFuncAttributes {
     size_t sharedSizeBytes;
     size_t constSizeBytes;
@@ -219,4 +262,7 @@ static_assert(offsetof(cudaDeviceProp, asyncEngineCount) == 584, "cudaDeviceProp
 static_assert(sizeof(cudaFuncAttributes) == 144, "cudaFuncAttributes must match CUDA 13's layout");
 static_assert(sizeof(cudaLaunchAttribute) == 72, "cudaLaunchAttribute must match CUDA 13's layout");
 static_assert(sizeof(cudaLaunchConfig_t) == 56, "cudaLaunchConfig_t must match CUDA 13's layout");
+static_assert(sizeof(cudaKernelNodeParams) == 56, "cudaKernelNodeParams must match CUDA 13's layout");
+static_assert(sizeof(cudaMemsetParams) == 40, "cudaMemsetParams must match CUDA 13's layout");
+static_assert(sizeof(cudaGraphEdgeData) == 8, "cudaGraphEdgeData must match CUDA 13's layout");
 static_assert(sizeof(cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms must match CUDA 13's layout");

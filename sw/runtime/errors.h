@@ -27,6 +27,7 @@ enum class Error : int {
     PeerAccessUnsupported = 217,
     InvalidPtx = 218,
     InvalidResourceHandle = 400,
+    IllegalState = 401,
     SymbolNotFound = 500,
     NotReady = 600,
     IllegalAddress = 700,

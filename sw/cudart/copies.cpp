@@ -1,0 +1,82 @@
+#include "cudart/copies.h"
+
+#include <cstring>
+#include <vector>
+
+namespace gpusim::cudart {
+
+namespace {
+DevicePtr dev(const void* p) { return reinterpret_cast<DevicePtr>(p); }
+
+cudaMemcpyKind resolve(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
+    if (kind != cudaMemcpyDefault) {
+        require(kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault, "invalid copy direction", Error::InvalidMemcpyDirection);
+        return kind;
+    }
+    const bool d = rt.is_device(dev(dst), n ? n : 1), s = rt.is_device(dev(src), n ? n : 1);
+    return cudaMemcpyKind(int(s ? (d ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
+                                : (d ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost)));
+}
+
+} // namespace
+
+void copy(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind, StreamId s, bool sync) {
+    switch (resolve(rt, dst, src, n, kind)) {
+    case cudaMemcpyHostToHost:
+        rt.synchronize(s);
+        std::memmove(dst, src, n);
+        return;
+    case cudaMemcpyHostToDevice: rt.copy_to_device(dev(dst), src, n, s); break;
+    case cudaMemcpyDeviceToHost: rt.copy_to_host(dst, dev(src), n, s); break;
+    case cudaMemcpyDeviceToDevice: rt.copy_device(dev(dst), dev(src), n, s); break;
+    default: break;
+    }
+    if (sync) rt.synchronize(s);
+}
+
+void copy_2d(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+             cudaMemcpyKind kind, StreamId s, bool sync) {
+    require(width <= dpitch && width <= spitch, "2D copy wider than its pitch", Error::InvalidPitchValue);
+    for (size_t r = 0; r < height; ++r)
+        copy(rt, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind, s, false);
+    if (sync) rt.synchronize(s);
+}
+
+void copy_3d(Runtime& rt, const cudaMemcpy3DParms* p, StreamId s, bool sync) {
+    require(p, "cudaMemcpy3D: null parameters");
+    require(!p->srcArray && !p->dstArray, "cudaMemcpy3D: CUDA arrays are not modelled", Error::NotSupported);
+    const cudaPitchedPtr& sp = p->srcPtr;
+    const cudaPitchedPtr& dp = p->dstPtr;
+    const size_t w = p->extent.width, h = p->extent.height, d = p->extent.depth;
+    for (size_t z = 0; z < d; ++z)
+        for (size_t y = 0; y < h; ++y) {
+            const size_t so = ((p->srcPos.z + z) * sp.ysize + p->srcPos.y + y) * sp.pitch + p->srcPos.x;
+            const size_t dof = ((p->dstPos.z + z) * dp.ysize + p->dstPos.y + y) * dp.pitch + p->dstPos.x;
+            copy(rt, static_cast<char*>(dp.ptr) + dof, static_cast<const char*>(sp.ptr) + so, w, p->kind, s, false);
+        }
+    if (sync) rt.synchronize(s);
+}
+
+
+void fill_2d(Runtime& rt, void* dst, size_t pitch, unsigned value, unsigned element_size, size_t width, size_t height,
+             StreamId s) {
+    require(element_size == 1 || element_size == 2 || element_size == 4, "memset: the element size must be 1, 2 or 4");
+    const size_t row = width * element_size;
+    require(height <= 1 || row <= pitch, "memset: the row is wider than its pitch", Error::InvalidPitchValue);
+    uint8_t bytes[4];
+    std::memcpy(bytes, &value, 4);
+    bool uniform = true;
+    for (unsigned k = 1; k < element_size; ++k) uniform &= bytes[k] == bytes[0];
+    std::vector<uint8_t> pattern;
+    if (!uniform) {
+        pattern.resize(row);
+        for (size_t k = 0; k < row; ++k) pattern[k] = bytes[k % element_size];
+    }
+    for (size_t r = 0; r < height; ++r) {
+        char* at = static_cast<char*>(dst) + r * pitch;
+        if (uniform) rt.fill(dev(at), bytes[0], row, s);
+        else rt.copy_to_device(dev(at), pattern.data(), row, s);   // staged at the call, like a pageable upload
+    }
+}
+
+} // namespace gpusim::cudart
