@@ -3,6 +3,8 @@
 // memory lies below kDeviceLimit; addresses from there up are the host's own (one address space
 // for both, as CUDA's unified addressing; a 64-bit process's heap and mappings lie there): the GPU
 // reaches them over the PCIe link, where the host registered them (mapped, zero-copy memory).
+// Managed memory has a window of its own among the host's addresses: its pages are mapped at the
+// same address in the program and in device memory (free in a plain and an ASan process alike).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +29,11 @@ constexpr uint64_t kHeapLimit = kDeviceLimit;
 inline bool in_shared_window(uint64_t a) { return a - kSharedWindowBase < kSharedWindowSize; }
 inline bool in_local_window(uint64_t a) { return a - kLocalWindowBase < kLocalWindowSize; }
 inline bool in_const_window(uint64_t a) { return a - kConstBase < kConstWindowSize; }
-inline bool is_host_address(uint64_t a) { return a >= kDeviceLimit; }
+constexpr uint64_t kManagedBase = 0x0000'5000'0000'0000ull;        // 80 TiB
+constexpr uint64_t kManagedWindowSize = 0x0000'0100'0000'0000ull;  // 1 TiB
+
+inline bool in_managed_window(uint64_t a) { return a - kManagedBase < kManagedWindowSize; }
+inline bool is_host_address(uint64_t a) { return a >= kDeviceLimit && !in_managed_window(a); }
 
 inline uint64_t function_address(uint32_t module_index) { return kFunctionBase + uint64_t(module_index) * kFunctionStride; }
 // The module index of a function address, or -1 when the address names no function.

@@ -13,6 +13,8 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
 
     m_xbar = std::make_unique<Router>("xbar");
     m_dram = std::make_unique<MemoryTarget>("dram", true, sc_core::sc_time(m_cfg.memory_latency_ns, sc_core::SC_NS));
+    m_managed = std::make_unique<ManagedPages>(m_cfg.managed_page_bytes);
+    m_dram->set_managed(m_managed.get());
     m_link = std::make_unique<PcieLink>("pcie", m_cfg.pcie);
     for (uint32_t k = 0; k < m_cfg.pcie.copy_engines; ++k)
         m_copy.push_back(std::make_unique<DmaEngine>(sc_core::sc_gen_unique_name("copy_engine"), m_cfg.pcie));
@@ -21,6 +23,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
         m_dram_ctrl = std::make_unique<DramController>("dram_ctrl", m_cfg.sm.timing.memory);
         m_l2->out.bind(m_dram_ctrl->socket);
         m_l2->sysmem.bind(m_link->gpu_side);
+        m_l2->set_managed(m_managed.get());
     }
     m_device_runtime = std::make_unique<DeviceRuntime>(*m_dram, m_cfg.malloc_heap_bytes);
     for (uint32_t k = 0; k < m_cfg.num_sms; ++k) {
@@ -39,8 +42,11 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     // memory: kernels and copy engines reach it at the host's own addresses).
     m_xbar->out.bind(m_dram->socket);
     m_xbar->out.bind(m_link->gpu_side);
+    const uint64_t managed_end = memory_map::kManagedBase + memory_map::kManagedWindowSize;
     m_xbar->add_range(0, memory_map::kDeviceLimit - 1, 0);
-    m_xbar->add_range(memory_map::kDeviceLimit, ~uint64_t(0), 1);
+    m_xbar->add_range(memory_map::kDeviceLimit, memory_map::kManagedBase - 1, 1);
+    m_xbar->add_range(memory_map::kManagedBase, managed_end - 1, 0);
+    m_xbar->add_range(managed_end, ~uint64_t(0), 1);
     for (Sm* sm : m_sms) sm->mem.bind(m_xbar->in);
     for (auto& e : m_copy) {
         e->device.bind(m_xbar->in);
@@ -59,6 +65,7 @@ nlohmann::json Gpu::report() const {
     if (m_dram_ctrl) m_dram_ctrl->report(out["dram_ctrl"]);
     m_link->report(out["pcie"]);
     m_cp->report(out["command_processor"]);
+    m_managed->report(out["managed"]);
     return out;
 }
 

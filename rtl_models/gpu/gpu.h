@@ -38,6 +38,7 @@ public:
     const GpuConfig& config() const { return m_cfg; }
     ProgramStore& programs() { return m_programs; }
     MemoryTarget& dram() { return *m_dram; }
+    ManagedPages& managed() { return *m_managed; }
     FrontEnd& front_end() { return *m_front; }
     CommandProcessor& command_processor() { return *m_cp; }
     DeviceRuntime& device_runtime() { return *m_device_runtime; }
@@ -50,6 +51,7 @@ private:
     ProgramStore m_programs;
     std::unique_ptr<Router> m_xbar;
     std::unique_ptr<MemoryTarget> m_dram;
+    std::unique_ptr<ManagedPages> m_managed;
     std::unique_ptr<PcieLink> m_link;
     std::vector<std::unique_ptr<DmaEngine>> m_copy;
     std::unique_ptr<L2Cache> m_l2;                  // timing mode: the SMs' LD/ST units -> L2 -> DRAM controller

@@ -290,6 +290,7 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("memory", "latency_ns", c.memory_latency_ns);
     r.get("memory", "clock_mhz", c.memory_clock_mhz);
     r.get("memory", "bus_width_bits", c.memory_bus_bits);
+    r.get("memory", "managed_page_bytes", c.managed_page_bytes);
     r.get("sm", "max_warps", c.sm.max_warps);
     r.get("sm", "max_ctas", c.sm.max_ctas);
     r.get("sm", "max_threads", c.sm.max_threads);
@@ -320,6 +321,9 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
               "pcie.bandwidth_gb_s, pcie.staging_gb_s and pcie.burst_bytes must be positive");
     r.require(c.pcie.copy_engines >= 1, "pcie.copy_engines must be at least 1");
     r.require(c.channels >= 1 && c.channels <= 1024, "chip.channels must be between 1 and 1024");
+    r.require(c.managed_page_bytes >= 4096 && c.managed_page_bytes <= (2u << 20) &&
+                  (c.managed_page_bytes & (c.managed_page_bytes - 1)) == 0,
+              "memory.managed_page_bytes must be a power of two from 4096 to 2097152");
     r.require(c.stream_priorities >= 1 && c.stream_priorities <= 256, "chip.stream_priorities must be between 1 and 256");
     r.require(c.quantum_cycles >= 1 && c.sm.warp_slice >= 1, "sim.quantum_cycles and sim.warp_slice must be at least 1");
     r.require(c.max_threads_per_block >= 1 && c.max_threads_per_block <= c.sm.max_threads,

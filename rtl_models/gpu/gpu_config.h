@@ -52,6 +52,7 @@ struct GpuConfig {
     double memory_latency_ns = 0;
     double memory_clock_mhz = 1848.0;   // as cudaDevAttrMemoryClockRate reports it
     uint32_t memory_bus_bits = 384;
+    uint64_t managed_page_bytes = 65536;   // managed memory migrates in pages of this size
     SmConfig sm;
     uint32_t channels = 16;          // hardware work queues of the command processor
     uint32_t stream_priorities = 2;  // priority levels of the channels (1: none)

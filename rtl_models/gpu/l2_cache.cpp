@@ -22,6 +22,11 @@ void L2Cache::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
         sysmem->b_transport(p, delay);
         return;
     }
+    if (m_managed && m_managed->device_touch(p.get_address())) {
+        tlm::tlm_generic_payload& move = m_migration.prepare(p.get_address() / m_managed->page_bytes() * m_managed->page_bytes(),
+                                                             uint32_t(m_managed->page_bytes()), MemoryRequest::Kind::Read);
+        sysmem->b_transport(move, delay);
+    }
     const MemoryRequest request = request_of(p);
     const MemoryRequest::Kind kind = request.kind;
     ++(kind == MemoryRequest::Kind::Read ? m_reads : kind == MemoryRequest::Kind::Write ? m_writes : m_atomics);

@@ -13,6 +13,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "../../tlm/memory/managed_pages.h"
 #include "gpu/atomic_unit.h"
 #include "ldst/memory_request.h"
 #include "ldst/tag_cache.h"
@@ -32,8 +33,12 @@ public:
     L2Cache(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg);
 
     void report(nlohmann::json& out) const override;
+    // Managed memory: a device access to a page the host holds first migrates it over the link.
+    void set_managed(ManagedPages* m) { m_managed = m; }
 
 private:
+    ManagedPages* m_managed = nullptr;
+    MemoryRequestPayload m_migration;     // a managed page moving to the device
     ChipClock m_clock;
     TagCache m_tags;
     AtomicUnit m_atomic_unit;

@@ -33,7 +33,7 @@ struct MemoryRequest : tlm::tlm_extension<MemoryRequest> {
 // One request payload an initiator reuses: IGNORE command, the extension attached for good.
 class MemoryRequestPayload {
 public:
-    static constexpr uint32_t kMaxBytes = 4096;   // no transaction or line is larger (checked at config load)
+    static constexpr uint32_t kMaxBytes = 2u << 20;   // no transaction, line or managed page is larger (checked at config load)
 
     MemoryRequestPayload();
     ~MemoryRequestPayload();

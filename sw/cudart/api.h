@@ -37,6 +37,7 @@ cudaError_t guard(F&& body) {
     c.touch();
     if (c.sticky) return Context::last_error() = c.sticky;
     try {
+        if (c.started()) c.rt().service_managed();
         body(c);
         return 0;
     } catch (const RuntimeError& e) {

@@ -62,8 +62,6 @@ CUDART_API void __cudaRegisterFatBinaryEnd(void**) {}
 
 CUDART_API void __cudaUnregisterFatBinary(void**) {}
 
-CUDART_API char __cudaInitModule(void**) { return 1; }
-
 CUDART_API void __cudaRegisterFunction(void** module, const char* host_fun, char*, const char* device_name, int, void*,
                                        void*, void*, void*, int*) {
     Context::get().register_function(module, host_fun, device_name);

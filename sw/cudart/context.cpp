@@ -79,6 +79,7 @@ HostThread::Drive Context::drive() {
     if (!lock) return HostThread::Drive::Stuck;
     if (m_exiting || !m_rt || sticky || !m_rt->host_functions_pending()) return HostThread::Drive::Idle;
     try {
+        m_rt->service_managed();
         if (!m_rt->advance()) return HostThread::Drive::Stuck;
     } catch (const RuntimeError& e) {
         std::fprintf(stderr, "gpusim: %s\n", e.what());
@@ -141,6 +142,12 @@ void Context::register_var(void** module, const void* host_var, const char* devi
     m_variables[host_var] = Entity{module, device_name};
 }
 
+void Context::register_managed_var(void** module, void** host_var_pointer, const char* device_name) {
+    m_managed_vars[host_var_pointer] = Entity{module, device_name};
+}
+
+void Context::init_module(void** handle) { module(handle); }
+
 // Loads a fatbinary's PTX on first use: the newest PTX entry it holds.
 const ModuleHandle& Context::module(void** handle) {
     Fatbin& f = fatbin(handle);
@@ -159,6 +166,13 @@ const ModuleHandle& Context::module(void** handle) {
         if (e.arch > best->arch) best = &e;
     f.name = fmt::format("{} (PTX for compute_{})", f.name, best->arch);
     f.module = &rt().load_module_text(best->text, f.name);
+    for (auto& [pointer, var] : m_managed_vars) {
+        if (var.module != handle) continue;
+        auto s = f.module->symbols.find(var.name);
+        if (s == f.module->symbols.end())
+            throw RuntimeError(fmt::format("__managed__ variable '{}' is not in the program's PTX", var.name), Error::InvalidSymbol);
+        *pointer = reinterpret_cast<void*>(s->second.first);
+    }
     return *f.module;
 }
 

@@ -38,6 +38,9 @@ public:
     void** register_fatbin(const void* wrapper);
     void register_function(void** module, const void* host_fun, const char* device_name);
     void register_var(void** module, const void* host_var, const char* device_name);
+    void register_managed_var(void** module, void** host_var_pointer, const char* device_name);
+    // Loads a fatbinary's module now (and points its __managed__ variables' host pointers at them).
+    void init_module(void** module);
     // The kernel a host-side stub stands for; loads the registered modules first.
     const KernelInfo& kernel(const void* host_fun);
     // A registered __device__/__constant__ variable's device address and size.
@@ -111,6 +114,7 @@ private:
     std::string m_stats_file;
     std::vector<std::unique_ptr<Fatbin>> m_fatbins;
     std::map<const void*, Entity> m_functions, m_variables;
+    std::map<void**, Entity> m_managed_vars;   // host pointer -> variable
     std::set<std::string> m_unsupported;
 
     Fatbin& fatbin(void** module);

@@ -75,6 +75,16 @@ struct cudaPointerAttributes {
     long reserved[8];
 };
 
+// Managed memory locations and advice.
+enum { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1, cudaMemLocationTypeHost = 2,
+       cudaMemLocationTypeHostNuma = 3, cudaMemLocationTypeHostNumaCurrent = 4 };
+struct cudaMemLocation {
+    int type;
+    int id;
+};
+constexpr int cudaCpuDeviceId = -1;
+constexpr int cudaInvalidDeviceId = -2;
+
 struct cudaExtent {
     size_t width, height, depth;
 };

@@ -26,6 +26,7 @@ struct Variable {
     bool is_array = false;
     bool is_extern = false;
     bool is_visible = false;
+    bool is_managed = false;     // .attribute(.managed): one address for host and device (__managed__)
     std::vector<uint8_t> init;   // initializer bytes; empty means zero-filled
     // Initializer elements that hold the address of a symbol ("p = table+8", "generic(x)"), patched
     // into `init` once addresses are known.

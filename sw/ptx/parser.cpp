@@ -153,6 +153,7 @@ private:
         while (cur().kind == Tok::Dot) {
             Token d = take();
             if (d.text == ".align") { v.align = expect_uint32("alignment"); continue; }
+            if (d.text == ".attribute") { attributes(v, d); continue; }
             if (d.text == ".ptr" || d.text == ".global" || d.text == ".const" || d.text == ".shared" ||
                 d.text == ".local") continue;  // pointer attributes of kernel params
             if (d.text.rfind(".v", 0) == 0) fail(d.loc, "vector variables are not supported");
@@ -174,6 +175,20 @@ private:
         if ((v.align & (v.align - 1)) != 0) fail(v.loc, fmt::format("alignment {} is not a power of two", v.align));
         if (accept_punct("=")) initializer(v);
         return v;
+    }
+
+    // ".attribute(.managed)" (and .unified(...), which the model treats as plain global memory).
+    void attributes(Variable& v, const Token& at) {
+        if (v.space != Space::Global) fail(at.loc, ".attribute applies to .global variables only");
+        expect_punct("(");
+        do {
+            Token a = take();
+            if (a.text == ".managed") v.is_managed = true;
+            else if (a.text == ".unified") {
+                if (accept_punct("(")) { while (!is_punct(")") && cur().kind != Tok::End) take(); expect_punct(")"); }
+            } else fail(a.loc, fmt::format("unknown variable attribute '{}'", a.text));
+        } while (accept_punct(","));
+        expect_punct(")");
     }
 
     void append_init_value(Variable& v, bool negative, const Token& t) {

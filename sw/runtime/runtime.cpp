@@ -81,6 +81,14 @@ DevicePtr Runtime::malloc(uint64_t bytes) {
 }
 
 void Runtime::free(DevicePtr p) {
+    if (ManagedHeap::Block* b = managed_block(p)) {
+        if (b->base != p) throw RuntimeError(fmt::format("free of 0x{:x}, inside managed memory at 0x{:x}", p, b->base), Error::InvalidDevicePointer);
+        synchronize();
+        m_platform->gpu.dram().unmap(b->base, b->bytes);
+        m_platform->host_memory.remove_window(b->alias);
+        m_managed->free(p);
+        return;
+    }
     auto it = m_allocations.find(p);
     if (it == m_allocations.end())
         throw RuntimeError(fmt::format("free of 0x{:x}, which is not an allocation", p), Error::InvalidDevicePointer);
@@ -167,6 +175,7 @@ uint32_t Runtime::host_flags(const void* p) const {
 
 Runtime::MemoryKind Runtime::memory_kind(const void* p) const {
     const auto a = reinterpret_cast<uint64_t>(p);
+    if (m_managed && memory_map::in_managed_window(a) && m_managed->find(a)) return MemoryKind::Managed;
     if (is_device(a, 1)) return MemoryKind::Device;
     return is_pinned(p, 1) ? MemoryKind::Host : MemoryKind::Unregistered;
 }
@@ -187,7 +196,7 @@ const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& pat
         const DevicePtr start = next;
         for (size_t k = 0; k < mod.globals.size(); ++k) {
             const auto& v = mod.globals[k];
-            if (v.space != space) continue;
+            if (v.space != space || v.is_managed) continue;
             if (v.is_extern) throw ptx::PtxError(path, v.loc, fmt::format("extern variable '{}' cannot be resolved", v.name));
             next = round_up(next, std::max<uint64_t>(v.align, 1));
             addr[k] = next;
@@ -199,6 +208,15 @@ const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& pat
     };
     place(ptx::Space::Global, m_module_next);
     place(ptx::Space::Const, m_const_next);
+    // __managed__ variables live in managed memory, at one address for the program and the GPU.
+    for (size_t k = 0; k < mod.globals.size(); ++k) {
+        const auto& v = mod.globals[k];
+        if (!v.is_managed) continue;
+        if (v.is_extern) throw ptx::PtxError(path, v.loc, fmt::format("extern variable '{}' cannot be resolved", v.name));
+        addr[k] = malloc_managed(v.size_bytes());
+        m_module_managed.insert(addr[k]);
+        handle->symbols[v.name] = {addr[k], v.size_bytes()};
+    }
     for (size_t k = 0; k < mod.globals.size(); ++k) {
         const auto& v = mod.globals[k];
         if (v.space == ptx::Space::Shared || v.size_bytes() == 0) continue;
@@ -355,6 +373,11 @@ void Runtime::reset() {
     }
     m_platform->cpu.write32(reg::kControl, 1);
     while (!m_allocations.empty()) free(m_allocations.begin()->first);
+    std::vector<DevicePtr> managed;
+    if (m_managed)
+        for (auto& [base, b] : m_managed->blocks()) managed.push_back(base);
+    for (DevicePtr b : managed)
+        if (!m_module_managed.count(b)) free(b);   // __managed__ variables stay with their modules
     for (auto it = m_pinned.begin(); it != m_pinned.end();) {
         m_platform->host_memory.remove_window(reinterpret_cast<void*>(it->first));
         if (it->second.owned) std::free(reinterpret_cast<void*>(it->first));

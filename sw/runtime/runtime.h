@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "../../rtl_models/sm/launch.h"
 #include "ptx/ast.h"
 #include "runtime/errors.h"
+#include "runtime/managed_heap.h"
 
 namespace gpusim {
 
@@ -94,6 +96,17 @@ public:
     // The flags the pinned range holding p was allocated or registered with; throws when p is not
     // pinned.
     uint32_t host_flags(const void* p) const;
+
+    // Managed memory (cudaMallocManaged, __managed__ variables): one address for host and device,
+    // pages that migrate on first touch (docs/cudart.md) or when prefetched in stream order.
+    // free() releases it too.
+    DevicePtr malloc_managed(uint64_t bytes);
+    ManagedHeap::Block* managed_block(DevicePtr p);
+    void prefetch(DevicePtr p, uint64_t bytes, bool to_device, StreamId s);
+    // Catches up with what the program's host code did to managed pages since the last call: the
+    // SMs' direct access to the pages the host took back is revoked, and each migration takes the
+    // PCIe link (a copy on the runtime's own stream). Every API call begins with it.
+    void service_managed();
 
     // What an address is (cudaPointerGetAttributes).
     enum class MemoryKind { Unregistered, Host, Device, Managed };
@@ -237,6 +250,11 @@ private:
     };
     std::vector<Configured> m_configured;
     DevicePtr m_grid_workspace = 0;                     // cooperative launches' grid.sync() barrier
+    std::unique_ptr<ManagedHeap> m_managed;             // created by the first managed allocation
+    std::set<DevicePtr> m_module_managed;               // modules' __managed__ variables
+    StreamId m_migration_stream = 0;                    // carries the host's page migrations (0: none yet)
+    // Queues the link transfers of managed pages [base, base + bytes) moving to the device or back.
+    void queue_migration(const ManagedHeap::Block& b, uint64_t base, uint64_t bytes, bool to_device, StreamId s);
 
     Stream& stream(StreamId s);
     Event& event(EventId e);

@@ -1,5 +1,7 @@
 #include "memory/memory_target.h"
 
+#include <algorithm>
+
 namespace gpusim {
 
 MemoryTarget::MemoryTarget(const sc_core::sc_module_name& name, bool checked, sc_core::sc_time latency)
@@ -14,6 +16,13 @@ void MemoryTarget::map(uint64_t base, uint64_t size) {
     for (uint64_t pg = base >> SparseStore::kPageBits; pg <= (base + size - 1) >> SparseStore::kPageBits; ++pg) {
         m_mapped.insert(pg);
         m_store.page(pg << SparseStore::kPageBits, true);
+    }
+}
+
+void MemoryTarget::attach(uint64_t base, uint64_t size, uint8_t* host) {
+    for (uint64_t off = 0; off < size; off += SparseStore::kPageSize) {
+        m_mapped.insert((base + off) >> SparseStore::kPageBits);
+        m_store.attach(base + off, host + off);
     }
 }
 
@@ -69,7 +78,18 @@ bool MemoryTarget::get_direct_mem_ptr(tlm::tlm_generic_payload& p, tlm::tlm_dmi&
         dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_NONE);
         return false;
     }
-    dmi.set_dmi_ptr(m_store.page(addr, true));
+    uint8_t* ptr = m_store.page(addr, true);
+    if (m_managed && m_managed->contains(addr)) {
+        // Direct access covers one managed page, so that the next page's first touch is seen.
+        const uint64_t page = m_managed->page_bytes();
+        const uint64_t first = std::max(start, addr / page * page);
+        const uint64_t last = std::min(start + SparseStore::kPageSize, first + page) - 1;
+        m_managed->device_touch(addr);
+        ptr += first - start;
+        dmi.set_start_address(first);
+        dmi.set_end_address(last);
+    }
+    dmi.set_dmi_ptr(ptr);
     dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_READ_WRITE);
     dmi.set_read_latency(m_latency);
     dmi.set_write_latency(m_latency);

@@ -10,6 +10,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "memory/managed_pages.h"
 #include "memory/sparse_store.h"
 
 namespace gpusim {
@@ -22,8 +23,15 @@ public:
 
     // Page table maintenance (device memory): makes [base, base+size) accessible, or not.
     void map(uint64_t base, uint64_t size);
+    // Maps [base, base+size) onto memory the caller owns (page-aligned; managed memory).
+    void attach(uint64_t base, uint64_t size, uint8_t* host);
     void unmap(uint64_t base, uint64_t size);
     bool is_mapped(uint64_t addr, uint64_t len) const;
+    // Managed memory: the SMs' direct access to one of its pages (granted one managed page at a
+    // time) tells it the device touched the page. Copy engines' transfers do not.
+    void set_managed(ManagedPages* m) { m_managed = m; }
+    // Takes back the direct access granted to [start, end] (a managed page the host took back).
+    void revoke(uint64_t start, uint64_t end) { socket->invalidate_direct_mem_ptr(start, end); }
 
     SparseStore& store() { return m_store; }
     uint64_t bytes_read() const { return m_bytes_read; }
@@ -31,6 +39,7 @@ public:
 
 private:
     bool m_checked;
+    ManagedPages* m_managed = nullptr;
     sc_core::sc_time m_latency;
     SparseStore m_store;
     std::set<uint64_t> m_mapped;        // page numbers

@@ -18,13 +18,21 @@ public:
     uint8_t* page(uint64_t addr, bool create) {
         uint64_t key = addr >> kPageBits;
         auto it = m_pages.find(key);
-        if (it != m_pages.end()) return it->second.get();
+        if (it != m_pages.end()) return it->second.ptr;
         if (!create) return nullptr;
-        auto p = std::make_unique<uint8_t[]>(kPageSize);
-        std::fill(p.get(), p.get() + kPageSize, m_fill);
-        uint8_t* raw = p.get();
-        m_pages.emplace(key, std::move(p));
-        return raw;
+        Page p;
+        p.owned = std::make_unique<uint8_t[]>(kPageSize);
+        std::fill(p.owned.get(), p.owned.get() + kPageSize, m_fill);
+        p.ptr = p.owned.get();
+        return m_pages.emplace(key, std::move(p)).first->second.ptr;
+    }
+
+    // Backs the page holding `addr` with memory the caller owns (kPageSize bytes at `host`), as
+    // managed memory's pages are the host's own.
+    void attach(uint64_t addr, uint8_t* host) {
+        Page p;
+        p.ptr = host;
+        m_pages[addr >> kPageBits] = std::move(p);
     }
 
     void release(uint64_t addr) { m_pages.erase(addr >> kPageBits); }
@@ -50,8 +58,12 @@ public:
     size_t pages() const { return m_pages.size(); }
 
 private:
+    struct Page {
+        std::unique_ptr<uint8_t[]> owned;   // null for an attached page
+        uint8_t* ptr = nullptr;
+    };
     uint8_t m_fill;
-    std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> m_pages;
+    std::unordered_map<uint64_t, Page> m_pages;
 };
 
 } // namespace gpusim
