@@ -79,6 +79,7 @@ CUDART_API unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t sh
 CUDART_API cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
     std::vector<CallConfig>& configs = Context::configs();
     if (configs.empty()) return Context::last_error() = cudaError_t(Error::MissingConfiguration);
+    if (!grid || !block || !shared || !stream) return Context::last_error() = cudaError_t(Error::InvalidValue);
     const CallConfig cc = configs.back();
     configs.pop_back();
     *grid = cc.grid;
@@ -90,6 +91,7 @@ CUDART_API cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_
 
 // The kernel handle is the host stub's address, which is what the program registered.
 CUDART_API cudaError_t __cudaGetKernel(cudaKernel_t* kernel, const void* func) {
+    if (!kernel) return Context::last_error() = cudaError_t(Error::InvalidValue);
     *kernel = reinterpret_cast<cudaKernel_t>(const_cast<void*>(func));
     return 0;
 }

@@ -134,16 +134,17 @@ Context::Fatbin& Context::fatbin(void** module) {
     throw RuntimeError("unknown fatbinary handle", Error::InvalidKernelImage);
 }
 
+// Registrations come from nvcc's start-up code; one with nothing to register is ignored.
 void Context::register_function(void** module, const void* host_fun, const char* device_name) {
-    m_functions[host_fun] = Entity{module, device_name};
+    if (module && host_fun && device_name) m_functions[host_fun] = Entity{module, device_name};
 }
 
 void Context::register_var(void** module, const void* host_var, const char* device_name) {
-    m_variables[host_var] = Entity{module, device_name};
+    if (module && host_var && device_name) m_variables[host_var] = Entity{module, device_name};
 }
 
 void Context::register_managed_var(void** module, void** host_var_pointer, const char* device_name) {
-    m_managed_vars[host_var_pointer] = Entity{module, device_name};
+    if (module && host_var_pointer && device_name) m_managed_vars[host_var_pointer] = Entity{module, device_name};
 }
 
 void Context::init_module(void** handle) { module(handle); }

@@ -87,9 +87,11 @@ std::vector<PtxEntry> ptx_entries_of_container(const uint8_t* data, size_t size)
 }
 
 std::vector<PtxEntry> ptx_entries(const void* wrapper) {
+    if (!wrapper) throw FatbinError("fatbinary: the program registered a null fatbinary");
     Wrapper w;
     std::memcpy(&w, wrapper, sizeof w);
     if (w.magic != kWrapperMagic) throw FatbinError(fmt::format("fatbinary: wrapper magic 0x{:08x}, expected 0x{:08x}", w.magic, kWrapperMagic));
+    if (!w.data) throw FatbinError("fatbinary: the wrapper holds no data");
     ContainerHeader h;
     std::memcpy(&h, w.data, sizeof h);
     if (h.magic != kContainerMagic) throw FatbinError(fmt::format("fatbinary: container magic 0x{:08x}, expected 0x{:08x}", h.magic, kContainerMagic));

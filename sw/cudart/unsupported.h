@@ -18,3 +18,9 @@ inline cudaError_t unsupported(const char* name) {
 // convention allows; functions returning other types are all implemented.
 #define GPUSIM_UNSUPPORTED(fn) \
     CUDART_API cudaError_t fn() { return gpusim::cudart::unsupported(#fn); }
+
+// An export that is another's entry point under a second name: a jump that leaves every argument
+// where the caller put it.
+#define GPUSIM_SAME_AS(fn, target)                                                              \
+    __asm__(".globl " #fn "\n.type " #fn ", @function\n" #fn ":\n    jmp " #target "@PLT\n" \
+            ".size " #fn ", . - " #fn "\n");
