@@ -1,4 +1,5 @@
 // Device query and management, and errors.
+#include <cstdio>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -86,6 +87,66 @@ CUDART_API cudaError_t cudaDeviceDisablePeerAccess(int peer) {
         require(peer == 0, "cudaDeviceDisablePeerAccess: the model has one device, 0", Error::InvalidDevice);
         c.rt();
         throw RuntimeError("cudaDeviceDisablePeerAccess: peer access was never enabled", Error::PeerAccessNotEnabled);
+    });
+}
+
+// The model's one GPU sits on PCI bus 1 (cudaDevAttrPciBusId).
+CUDART_API cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int device) {
+    return guard([&](Context& c) {
+        require(id && len > 0, "cudaDeviceGetPCIBusId: null or empty buffer");
+        require(device == 0, "cudaDeviceGetPCIBusId: the model has one device, 0", Error::InvalidDevice);
+        int bus = 0;
+        device_attribute(c.rt().config(), 33, bus);
+        std::snprintf(id, size_t(len), "0000:%02x:00.0", bus);
+    });
+}
+
+CUDART_API cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* id) {
+    return guard([&](Context& c) {
+        require(device && id, "cudaDeviceGetByPCIBusId: null pointer");
+        unsigned domain = 0, bus = 0, dev = 0, fn = 0;
+        const int n = std::sscanf(id, "%x:%x:%x.%x", &domain, &bus, &dev, &fn);
+        int ours = 0;
+        device_attribute(c.rt().config(), 33, ours);
+        require((n == 4 || n == 3) && domain == 0 && bus == unsigned(ours) && dev == 0,
+                "cudaDeviceGetByPCIBusId: no device at that PCI address", Error::InvalidDevice);
+        *device = 0;
+    });
+}
+
+// P2P attributes are between two different devices; the model has one.
+CUDART_API cudaError_t cudaDeviceGetP2PAttribute(int* value, int, int src, int dst) {
+    return guard([&](Context& c) {
+        require(value, "cudaDeviceGetP2PAttribute: null pointer");
+        c.rt();
+        require(src == 0 && dst == 0 && src != dst, "cudaDeviceGetP2PAttribute: the model has one device, 0", Error::InvalidDevice);
+    });
+}
+
+CUDART_API cudaError_t cudaInitDevice(int device, unsigned int, unsigned int) {
+    return guard([&](Context& c) {
+        require(device == 0, "cudaInitDevice: the model has one device, 0", Error::InvalidDevice);
+        c.rt();
+    });
+}
+
+CUDART_API cudaError_t cudaSetValidDevices(int* devices, int len) {
+    return guard([&](Context& c) {
+        require(len >= 0 && (len == 0 || devices), "cudaSetValidDevices: null list");
+        for (int k = 0; k < len; ++k) require(devices[k] == 0, "cudaSetValidDevices: the model has one device, 0", Error::InvalidDevice);
+        c.rt();
+    });
+}
+
+// Shared memory bank configurations are accepted; the config's bank width stays (smem section).
+CUDART_API cudaError_t cudaDeviceSetSharedMemConfig(int config) {
+    return guard([&](Context&) { require(config >= 0 && config <= 2, "cudaDeviceSetSharedMemConfig: unknown configuration"); });
+}
+
+CUDART_API cudaError_t cudaDeviceGetSharedMemConfig(int* config) {
+    return guard([&](Context& c) {
+        require(config, "cudaDeviceGetSharedMemConfig: null pointer");
+        *config = c.rt().config().sm.timing.smem.bank_width_bytes == 8 ? 2 : 1;   // eight- or four-byte banks
     });
 }
 

@@ -53,6 +53,51 @@ CUDART_API cudaError_t cudaFuncSetAttribute(const void* func, int attr, int valu
     });
 }
 
+CUDART_API cudaError_t cudaFuncGetName(const char** name, const void* func) {
+    return guard([&](Context& c) {
+        require(name, "cudaFuncGetName: null pointer");
+        *name = c.kernel(func).name.c_str();
+    });
+}
+
+// A kernel's handles are the host stub's address, which is what the program registered.
+CUDART_API cudaError_t cudaGetKernel(cudaKernel_t* kernel, const void* func) {
+    return guard([&](Context& c) {
+        require(kernel, "cudaGetKernel: null pointer");
+        c.kernel(func);
+        *kernel = reinterpret_cast<cudaKernel_t>(const_cast<void*>(func));
+    });
+}
+
+CUDART_API cudaError_t cudaGetFuncBySymbol(void** function, const void* func) {
+    return guard([&](Context& c) {
+        require(function, "cudaGetFuncBySymbol: null pointer");
+        c.kernel(func);
+        *function = const_cast<void*>(func);
+    });
+}
+
+// The most dynamic shared memory a block can have when `blocks` blocks of `threads` share an SM.
+CUDART_API cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* bytes, const void* func, int blocks, int threads) {
+    return guard([&](Context& c) {
+        require(bytes && blocks > 0 && threads > 0, "cudaOccupancyAvailableDynamicSMemPerBlock: bad arguments");
+        const KernelInfo& k = c.kernel(func);
+        const GpuConfig& cfg = c.rt().config();
+        const uint64_t per_block = cfg.sm.shared_bytes / uint64_t(blocks);
+        const uint64_t fixed = k.image->static_shared_bytes;
+        const uint64_t cap = cfg.max_shared_per_block > fixed ? cfg.max_shared_per_block - fixed : 0;
+        *bytes = per_block > fixed ? std::min(per_block - fixed, cap) : 0;
+        if (c.rt().blocks_per_sm(k, Dim3{uint32_t(threads), 1, 1}, 0) < uint32_t(blocks)) *bytes = 0;
+    });
+}
+
+CUDART_API cudaError_t cudaFuncSetSharedMemConfig(const void* func, int config) {
+    return guard([&](Context& c) {
+        require(config >= 0 && config <= 2, "cudaFuncSetSharedMemConfig: unknown configuration");
+        c.kernel(func);
+    });
+}
+
 // Cache preferences are hints, as on hardware whose L1/shared split is fixed: accepted, and the
 // config's split stays (smem and l1 sections).
 CUDART_API cudaError_t cudaFuncSetCacheConfig(const void* func, int config) {

@@ -1,6 +1,7 @@
 // CUDA graphs: building them node by node, capturing them from streams, instantiating and
 // launching them (cudart/graph.h says how a launch runs).
 #include <algorithm>
+#include <cstdio>
 
 #include "cudart/api.h"
 
@@ -400,5 +401,113 @@ CUDART_API cudaError_t cudaThreadExchangeStreamCaptureMode(int* mode) {
                 "cudaThreadExchangeStreamCaptureMode: null pointer or unknown mode");
         static thread_local int current = cudaStreamCaptureModeGlobal;
         std::swap(current, *mode);
+    });
+}
+
+// ---- event nodes, 1D copies, uploads, and a picture of the graph ----
+
+namespace {
+GraphNode& event_node(Context& c, cudaGraphNode_t node, int type, const char* what) {
+    GraphNode& n = node_of(c, node);
+    require(n.type == type, what);
+    return n;
+}
+} // namespace
+
+CUDART_API cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* e) {
+    return guard([&](Context& c) {
+        require(e, "cudaGraphEventRecordNodeGetEvent: null pointer");
+        *e = event_node(c, node, cudaGraphNodeTypeEventRecord, "not an event record node").event;
+    });
+}
+
+CUDART_API cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t e) {
+    return guard([&](Context& c) { event_node(c, node, cudaGraphNodeTypeEventRecord, "not an event record node").event = e; });
+}
+
+CUDART_API cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* e) {
+    return guard([&](Context& c) {
+        require(e, "cudaGraphEventWaitNodeGetEvent: null pointer");
+        *e = event_node(c, node, cudaGraphNodeTypeWaitEvent, "not an event wait node").event;
+    });
+}
+
+CUDART_API cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t e) {
+    return guard([&](Context& c) { event_node(c, node, cudaGraphNodeTypeWaitEvent, "not an event wait node").event = e; });
+}
+
+CUDART_API cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t x, cudaGraphNode_t node, cudaEvent_t e) {
+    return guard([&](Context& c) {
+        GraphNode* n = c.graph_exec(x).copy_of(&node_of(c, node));
+        require(n && n->type == cudaGraphNodeTypeEventRecord, "not an event record node of the graph");
+        n->event = e;
+    });
+}
+
+CUDART_API cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t x, cudaGraphNode_t node, cudaEvent_t e) {
+    return guard([&](Context& c) {
+        GraphNode* n = c.graph_exec(x).copy_of(&node_of(c, node));
+        require(n && n->type == cudaGraphNodeTypeWaitEvent, "not an event wait node of the graph");
+        n->event = e;
+    });
+}
+
+namespace {
+void set_copy_1d(GraphNode* n, void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+    require(n && n->type == cudaGraphNodeTypeMemcpy, "not a memcpy node of the graph");
+    n->is_1d = true;
+    n->dst = dst;
+    n->src = src;
+    n->bytes = bytes;
+    n->kind = kind;
+}
+} // namespace
+
+CUDART_API cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void* dst, const void* src, size_t bytes,
+                                                      cudaMemcpyKind kind) {
+    return guard([&](Context& c) { set_copy_1d(&node_of(c, node), dst, src, bytes, kind); });
+}
+
+CUDART_API cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t x, cudaGraphNode_t node, void* dst, const void* src,
+                                                          size_t bytes, cudaMemcpyKind kind) {
+    return guard([&](Context& c) { set_copy_1d(c.graph_exec(x).copy_of(&node_of(c, node)), dst, src, bytes, kind); });
+}
+
+// The model has nothing to upload ahead of a launch: the executable graph is ready when made.
+CUDART_API cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s) {
+    return guard([&](Context& c) {
+        c.graph_exec(x);
+        c.rt().stream_non_blocking(c.stream(s));
+    });
+}
+
+CUDART_API cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t x, unsigned long long* flags) {
+    return guard([&](Context& c) {
+        require(flags, "cudaGraphExecGetFlags: null pointer");
+        c.graph_exec(x);
+        *flags = 0;
+    });
+}
+
+// The graph in Graphviz's DOT language: a node per graph node, named by its type.
+CUDART_API cudaError_t cudaGraphDebugDotPrint(cudaGraph_t g, const char* path, unsigned int) {
+    return guard([&](Context& c) {
+        require(path, "cudaGraphDebugDotPrint: null path");
+        static const char* const kinds[] = {"kernel", "memcpy", "memset", "host", "graph", "empty", "event_wait", "event_record"};
+        const Graph& graph = c.graph(g);
+        std::FILE* f = std::fopen(path, "w");
+        require(f, "cudaGraphDebugDotPrint: cannot write the file", Error::OperatingSystem);
+        std::map<const GraphNode*, size_t> id;
+        for (const auto& n : graph.nodes) id[n.get()] = id.size();
+        std::fprintf(f, "digraph cuda_graph {\n");
+        for (const auto& n : graph.nodes) {
+            const char* kind = n->type >= 0 && n->type < 8 ? kinds[n->type] : "other";
+            if (n->type == cudaGraphNodeTypeKernel) std::fprintf(f, "  n%zu [label=\"%zu: kernel %s\"];\n", id[n.get()], id[n.get()], c.kernel(n->func).name.c_str());
+            else std::fprintf(f, "  n%zu [label=\"%zu: %s\"];\n", id[n.get()], id[n.get()], kind);
+        }
+        for (const auto& n : graph.nodes)
+            for (const GraphNode* d : n->dependents) std::fprintf(f, "  n%zu -> n%zu;\n", id[n.get()], id[d]);
+        std::fprintf(f, "}\n");
+        std::fclose(f);
     });
 }

@@ -164,6 +164,26 @@ CUDART_API cudaError_t cudaMemset2D(void* p, size_t pitch, int value, size_t wid
     });
 }
 
+CUDART_API cudaError_t cudaMemset2DAsync(void* p, size_t pitch, int value, size_t width, size_t height, cudaStream_t s) {
+    return guard([&](Context& c) {
+        if (GraphNode* node = c.capture_node(s, cudaGraphNodeTypeMemset)) {
+            node->memset = cudaMemsetParams{p, pitch, unsigned(uint8_t(value)), 1, width, height};
+            return;
+        }
+        fill_2d(c.rt(), p, pitch, uint8_t(value), 1, width, height, c.stream(s));
+    });
+}
+
+CUDART_API cudaError_t cudaMemset3DAsync(cudaPitchedPtr pp, int value, cudaExtent e, cudaStream_t s) {
+    return guard([&](Context& c) {
+        c.check_not_capturing(s);
+        require(!c.captures.of(c.stream(s)), "cudaMemset3DAsync cannot be captured", Error::StreamCaptureUnsupported);
+        for (size_t z = 0; z < e.depth; ++z)
+            fill_2d(c.rt(), static_cast<char*>(pp.ptr) + z * pp.ysize * pp.pitch, pp.pitch, uint8_t(value), 1, e.width, e.height,
+                    c.stream(s));
+    });
+}
+
 CUDART_API cudaError_t cudaMemset3D(cudaPitchedPtr pp, int value, cudaExtent e) {
     return guard([&](Context& c) {
         require(e.width <= pp.pitch, "cudaMemset3D: width exceeds the pitch", Error::InvalidPitchValue);

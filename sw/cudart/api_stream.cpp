@@ -162,6 +162,20 @@ CUDART_API cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
     });
 }
 
+// cudaEventRecordExternal (1) matters to graph capture only; the record is the same.
+CUDART_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned int flags) {
+    if (flags > 1) return guard([](Context&) { throw RuntimeError("cudaEventRecordWithFlags: unknown flags"); });
+    return cudaEventRecord(e, s);
+}
+
+CUDART_API cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long* id) {
+    return guard([&](Context& c) {
+        require(id, "cudaStreamGetId: null pointer");
+        c.rt().stream_non_blocking(c.stream(s));
+        *id = c.stream(s);
+    });
+}
+
 CUDART_API cudaError_t cudaEventQuery(cudaEvent_t e) {
     return query([&](Context& c) { return c.rt().event_done(c.event(e)); });
 }

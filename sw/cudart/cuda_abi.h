@@ -14,6 +14,7 @@ typedef struct CUstream_st* cudaStream_t;
 typedef struct CUevent_st* cudaEvent_t;
 typedef struct CUkern_st* cudaKernel_t;
 typedef struct cudaArray* cudaArray_t;
+typedef struct CUmemPoolHandle_st* cudaMemPool_t;
 
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* data);
 typedef void (*cudaHostFn_t)(void* data);

@@ -146,6 +146,7 @@ bool device_attribute(const GpuConfig& c, int attr, int& v) {
         v = 1;
         return true;
     case MemSyncDomainCount: v = 1; return true;
+    case MemoryPoolsSupported: v = 1; return true;   // the default pool: cudaMallocAsync, cudaFreeAsync
     case GpuPciDeviceId: v = int((f.pci_device_id << 16) | kNvidiaVendorId); return true;
     case NumaId: case HostNumaId: v = -1; return true;
     case StreamPrioritiesSupported: v = c.stream_priorities > 1; return true;
@@ -159,7 +160,7 @@ bool device_attribute(const GpuConfig& c, int attr, int& v) {
     case ConcurrentManagedAccess: case ComputePreemptionSupported: case CanFlushRemoteWrites:
     case PageableMemoryAccessUsesHostPageTables: case DirectManagedMemAccessFromHost: case MaxPersistingL2CacheSize:
     case MaxAccessPolicyWindowSize: case ReservedSharedMemoryPerBlock: case SparseCudaArraySupported:
-    case HostRegisterReadOnlySupported: case TimelineSemaphoreInteropSupported: case MemoryPoolsSupported:
+    case HostRegisterReadOnlySupported: case TimelineSemaphoreInteropSupported:
     case GPUDirectRDMASupported: case GPUDirectRDMAFlushWritesOptions: case GPUDirectRDMAWritesOrdering:
     case MemoryPoolSupportedHandleTypes: case ClusterLaunch: case DeferredMappingCudaArraySupported:
     case IpcEventSupport: case NumaConfig: case MpsEnabled: case D3D12CigSupported: case VulkanCigSupported:

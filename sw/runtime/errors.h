@@ -26,6 +26,7 @@ enum class Error : int {
     NoKernelImageForDevice = 209,
     PeerAccessUnsupported = 217,
     InvalidPtx = 218,
+    OperatingSystem = 304,
     InvalidResourceHandle = 400,
     IllegalState = 401,
     SymbolNotFound = 500,

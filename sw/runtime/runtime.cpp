@@ -89,15 +89,28 @@ void Runtime::free(DevicePtr p) {
         m_managed->free(p);
         return;
     }
-    auto it = m_allocations.find(p);
-    if (it == m_allocations.end())
+    if (!m_allocations.count(p))
         throw RuntimeError(fmt::format("free of 0x{:x}, which is not an allocation", p), Error::InvalidDevicePointer);
     synchronize();   // as cudaFree: work still using the memory completes first
+    unmap_allocation(p);
+}
+
+void Runtime::unmap_allocation(DevicePtr p) {
+    auto it = m_allocations.find(p);
+    if (it == m_allocations.end()) return;   // freed already (a device reset)
     HostPort& cpu = m_platform->cpu;
     cpu.write64(reg::kMapBaseLo, p);
     cpu.write64(reg::kMapSizeLo, it->second);
     cpu.write32(reg::kMapCmd, 2);
     m_allocations.erase(it);
+}
+
+void Runtime::free_after(DevicePtr p, StreamId s) {
+    if (!m_allocations.count(p))
+        throw RuntimeError(fmt::format("free of 0x{:x}, which is not an allocation", p), Error::InvalidDevicePointer);
+    const Stream& st = stream(s);
+    m_pending_frees.push_back({st.channel, st.last, p});
+    retire();
 }
 
 uint64_t Runtime::allocation_size(DevicePtr p) const {
@@ -386,6 +399,7 @@ void Runtime::reset() {
     for (auto& [id, ev] : m_events) m_platform->host_memory.remove_window(ev.slot.get());
     m_events.clear();
     m_configured.clear();
+    m_pending_frees.clear();
     m_grid_workspace = 0;
     m_streams.clear();
     m_streams[0] = Stream{};

@@ -76,6 +76,9 @@ public:
     // Device memory.
     DevicePtr malloc(uint64_t bytes);
     void free(DevicePtr p);
+    // cudaFreeAsync: the allocation goes once the stream has done the work queued before (it
+    // does not wait for other streams, as CUDA's stream-ordered free does not).
+    void free_after(DevicePtr p, StreamId s);
     uint64_t allocation_size(DevicePtr p) const;       // of the allocation that starts at p, or 0
     bool is_device(DevicePtr p, uint64_t bytes) const;  // whether the range is mapped device memory
     uint64_t bytes_allocated() const;
@@ -239,6 +242,12 @@ private:
     uint64_t m_next_payload = 1;
     std::vector<uint32_t> m_submitted;                  // per channel, as the hardware counts
     std::vector<Retiring> m_retiring;
+    struct PendingFree {
+        uint32_t channel, after;
+        DevicePtr p;
+    };
+    std::vector<PendingFree> m_pending_frees;
+    void unmap_allocation(DevicePtr p);
     std::vector<PendingHostFunction> m_host_functions;
     HostFunctionRunner m_host_runner;
     struct Configured {

@@ -103,6 +103,14 @@ void Runtime::check_fault() {
 }
 
 void Runtime::retire() {
+    for (size_t k = 0; k < m_pending_frees.size();) {
+        if (reached(m_pending_frees[k].channel, m_pending_frees[k].after)) {
+            unmap_allocation(m_pending_frees[k].p);
+            m_pending_frees.erase(m_pending_frees.begin() + long(k));
+        } else {
+            ++k;
+        }
+    }
     for (size_t k = 0; k < m_retiring.size();) {
         if (reached(m_retiring[k].channel, m_retiring[k].after)) {
             m_platform->host_memory.remove_window(m_retiring[k].buffer.get());
