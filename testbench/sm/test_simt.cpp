@@ -242,3 +242,73 @@ BOOST_AUTO_TEST_CASE(set_writes_each_destination_type) {
         BOOST_TEST(mem.u32(5 * t + 4) == (t <= 2 ? 0x3C003C00u : 0x00003C00u), "thread " << t);
     }
 }
+
+// What nvcc emits for real programs: WARP_SZ for warpSize; a 32-bit shared address with a negative
+// intermediate (thread 0's %r6 is 0 - 64, which only [%r6+64] wrapping modulo 2^32 brings back to
+// 0, as Rodinia's needle relies on); %clock advancing with the work in functional mode.
+BOOST_AUTO_TEST_CASE(warp_sz_wrapping_shared_addresses_and_a_moving_functional_clock) {
+    TestMemory mem = run(R"(
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<4>;
+    .shared .align 4 .b8 buf[256];
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, WARP_SZ;
+    mov.u32 %r3, buf;
+    shl.b32 %r4, %r1, 2;
+    add.u32 %r5, %r3, %r4;
+    st.shared.u32 [%r5], %r1;
+    bar.sync 0;
+    sub.u32 %r6, %r5, 64;
+    ld.shared.u32 %r7, [%r6+64];
+    mov.u32 %r8, %clock;
+    add.u32 %r9, %r1, 1;
+    add.u32 %r9, %r9, 1;
+    add.u32 %r9, %r9, 1;
+    mov.u32 %r10, %clock;
+    sub.u32 %r10, %r10, %r8;
+    mul.wide.u32 %rd2, %r1, 12;
+    add.u64 %rd3, %rd1, %rd2;
+    st.global.v2.u32 [%rd3], {%r2, %r7};
+    st.global.u32 [%rd3+8], %r10;
+    ret;
+})", 64);
+    for (uint32_t t = 0; t < 64; ++t) {
+        BOOST_TEST(mem.u32(3 * t) == 32u, "thread " << t);
+        BOOST_TEST(mem.u32(3 * t + 1) == t, "thread " << t);
+        BOOST_TEST(mem.u32(3 * t + 2) >= 1u, "thread " << t);   // four instructions issued between the reads
+        BOOST_TEST(mem.u32(3 * t + 2) < 100u, "thread " << t);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(special_registers_the_model_cannot_answer_are_named) {
+    const std::string cluster = R"(
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<2>;
+    mov.u32 %r1, %clusterid.x;
+    ret;
+})";
+    try {
+        run(cluster, 32);
+        BOOST_FAIL("a cluster register was accepted");
+    } catch (const ptx::PtxError& e) {
+        BOOST_TEST(std::string(e.what()).find("'%clusterid.x' is not supported: it belongs to thread-block clusters") !=
+                   std::string::npos, e.what());
+    }
+    // %envreg<k> is what the launch provides: 0 when it provides nothing.
+    TestMemory mem = run(R"(
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %envreg5;
+    add.u32 %r2, %r1, 7;
+    st.global.u32 [%rd1], %r2;
+    ret;
+})", 1);
+    BOOST_TEST(mem.u32(0) == 7u);
+}
