@@ -24,7 +24,7 @@ void copy(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind
     switch (resolve(rt, dst, src, n, kind)) {
     case cudaMemcpyHostToHost:
         rt.synchronize(s);
-        std::memmove(dst, src, n);
+        if (n) std::memmove(dst, src, n);
         return;
     case cudaMemcpyHostToDevice: rt.copy_to_device(dev(dst), src, n, s); break;
     case cudaMemcpyDeviceToHost: rt.copy_to_host(dst, dev(src), n, s); break;
