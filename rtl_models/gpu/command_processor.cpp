@@ -20,7 +20,6 @@ void CommandProcessor::submit(uint32_t channel, Command c) {
     c.seq = ++m_seq;
     Channel& ch = m_channels[channel];
     ++ch.submitted;
-    ++m_commands[int(c.kind)];
     ch.queue.push_back(c);
     m_kick.notify(sc_core::SC_ZERO_TIME);
 }
@@ -175,6 +174,7 @@ bool CommandProcessor::semaphore(uint32_t ch, const Command& c) {
 void CommandProcessor::complete(uint32_t ch) {
     Channel& c = m_channels[ch];
     account_overlap();
+    ++m_commands[int(c.queue.front().kind)];   // counted as done, at the simulated time they finish
     c.queue.pop_front();
     c.running = false;
     ++c.completed;

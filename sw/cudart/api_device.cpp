@@ -218,23 +218,26 @@ CUDART_API cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
 }
 
 // The profiler API bounds the statistics window (GPUSIM_STATS): work queued before
-// cudaProfilerStart and after cudaProfilerStop is not counted. Both wait for the work already
-// queued, as a profiler's flush does, so the window holds whole commands.
-CUDART_API cudaError_t cudaProfilerStart() {
+// cudaProfilerStart and after cudaProfilerStop is not counted. Neither call waits (programs such
+// as asyncAPI poll after cudaProfilerStop): each is a marker on the legacy default stream, which
+// the command processor reaches once the work queued before it is done, and which takes the
+// statistics at that simulated time.
+namespace {
+cudaError_t profiler_marker(bool start) {
     return guard([&](Context& c) {
-        Runtime& rt = c.rt();
-        rt.synchronize();
-        c.profiler.start(rt.unit_stats(), rt.now_ns());
+        c.rt().launch_host_function(0, [&c, start](Error) {
+            Runtime& rt = c.rt();
+            if (start) c.profiler.start(rt.unit_stats(), rt.now_ns());
+            else c.profiler.stop(rt.unit_stats(), rt.now_ns());
+        }, false);
+        c.host_thread().nudge();
     });
 }
+} // namespace
 
-CUDART_API cudaError_t cudaProfilerStop() {
-    return guard([&](Context& c) {
-        Runtime& rt = c.rt();
-        rt.synchronize();
-        c.profiler.stop(rt.unit_stats(), rt.now_ns());
-    });
-}
+CUDART_API cudaError_t cudaProfilerStart() { return profiler_marker(true); }
+
+CUDART_API cudaError_t cudaProfilerStop() { return profiler_marker(false); }
 
 CUDART_API cudaError_t cudaGetLastError() {
     Context& c = Context::get();
