@@ -125,6 +125,8 @@ OpChoice select_control_op(const OpSpec& s) {
         c.fn = bar_sync;
         c.layout = Layout::Barrier;
     } else if (op == "membar" || op == "fence") { c.fn = fence; c.layout = Layout::None; }
+    // nanosleep may sleep anywhere from 0 to twice the time asked (PTX ISA): the model does not.
+    else if (op == "nanosleep" && s.type() == "u32") { c.fn = fence; c.layout = Layout::Barrier; }
     else if (op == "trap") { c.fn = trap; c.layout = Layout::None; }
     return c;
 }

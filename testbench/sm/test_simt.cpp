@@ -245,7 +245,8 @@ BOOST_AUTO_TEST_CASE(set_writes_each_destination_type) {
 
 // What nvcc emits for real programs: WARP_SZ for warpSize; a 32-bit shared address with a negative
 // intermediate (thread 0's %r6 is 0 - 64, which only [%r6+64] wrapping modulo 2^32 brings back to
-// 0, as Rodinia's needle relies on); %clock advancing with the work in functional mode.
+// 0, as Rodinia's needle relies on); %clock advancing with the work in functional mode; nanosleep
+// (cuda::barrier's back-off), which may sleep for no time at all.
 BOOST_AUTO_TEST_CASE(warp_sz_wrapping_shared_addresses_and_a_moving_functional_clock) {
     TestMemory mem = run(R"(
 .visible .entry k(.param .u64 out)
@@ -260,6 +261,7 @@ BOOST_AUTO_TEST_CASE(warp_sz_wrapping_shared_addresses_and_a_moving_functional_c
     shl.b32 %r4, %r1, 2;
     add.u32 %r5, %r3, %r4;
     st.shared.u32 [%r5], %r1;
+    nanosleep.u32 100;
     bar.sync 0;
     sub.u32 %r6, %r5, 64;
     ld.shared.u32 %r7, [%r6+64];
