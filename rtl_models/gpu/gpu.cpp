@@ -17,7 +17,8 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     m_dram->set_managed(m_managed.get());
     m_link = std::make_unique<PcieLink>("pcie", m_cfg.pcie);
     for (uint32_t k = 0; k < m_cfg.pcie.copy_engines; ++k)
-        m_copy.push_back(std::make_unique<DmaEngine>(sc_core::sc_gen_unique_name("copy_engine"), m_cfg.pcie));
+        m_copy.push_back(std::make_unique<DmaEngine>(sc_core::sc_gen_unique_name("copy_engine"), m_cfg.pcie,
+                                                     m_cfg.sm.timing.memory.dram_bandwidth_gb_s));
     if (m_cfg.sm.timing.enabled) {
         m_l2 = std::make_unique<L2Cache>("l2", m_cfg.sm.timing.memory);
         m_dram_ctrl = std::make_unique<DramController>("dram_ctrl", m_cfg.sm.timing.memory);

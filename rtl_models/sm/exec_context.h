@@ -25,6 +25,7 @@ struct ExecFault {
     std::string message;
     FaultKind kind = FaultKind::Exec;
     std::string where;              // Assert: "file:line: function", as CUDA prints it
+    LaneMask lanes = 0;             // Assert: every lane that failed it (each prints CUDA's line)
 };
 
 constexpr int kPmCounters = 8;      // pmevent counters a program may trigger (8-15 are reserved)

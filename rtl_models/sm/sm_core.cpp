@@ -316,10 +316,13 @@ void SmCore::raise_fault(const Warp& w, const ExecFault& f) const {
     if (f.kind == FaultKind::Assert && m_ctx.services) {
         const Cta& cta = m_ctas[w.cta_slot];
         const LaunchInfo& l = *m_launch;
-        const uint32_t t = w.warp_in_cta * kWarpSize + uint32_t(f.lane < 0 ? 0 : f.lane);
-        m_ctx.services->print(fmt::format("{}: block: [{},{},{}], thread: [{},{},{}] {}\n", f.where, cta.ctaid[0], cta.ctaid[1],
-                                          cta.ctaid[2], t % l.block.x, (t / l.block.x) % l.block.y, t / (l.block.x * l.block.y),
-                                          f.message), true);
+        const LaneMask lanes = f.lanes ? f.lanes : LaneMask(1u << (f.lane < 0 ? 0 : f.lane));
+        for_lanes(lanes, [&](int lane) {
+            const uint32_t t = w.warp_in_cta * kWarpSize + uint32_t(lane);
+            m_ctx.services->print(fmt::format("{}: block: [{},{},{}], thread: [{},{},{}] {}\n", f.where, cta.ctaid[0],
+                                              cta.ctaid[1], cta.ctaid[2], t % l.block.x, (t / l.block.x) % l.block.y,
+                                              t / (l.block.x * l.block.y), f.message), true);
+        });
     }
     raise_fault(w, f.lane, f.message, f.kind);
 }

@@ -83,7 +83,13 @@ void syscall(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
                 throw ExecFault{lane, fmt::format("free of 0x{:x}, which malloc on the device did not return", p)};
             break;
         }
-        case Syscall::AssertFail: assert_lane(c, w, cs, lane);
+        case Syscall::AssertFail:
+            try {
+                assert_lane(c, w, cs, lane);
+            } catch (ExecFault& f) {
+                f.lanes = m;   // every thread of the warp that got here failed the assert
+                throw;
+            }
         case Syscall::None: break;
         }
     });

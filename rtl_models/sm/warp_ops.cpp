@@ -70,7 +70,9 @@ void shfl(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         default: j = min_lane | (bval & ~seg); p = j <= max_lane; break;
         }
         if (!p) j = l;
-        if (d) d[l] = uint32_t(a[j]);
+        // A source lane that does not execute the shuffle gives 0 (measured on an H100: NVIDIA's
+        // reduction sample shuffles from lanes outside its ballot mask and relies on it).
+        if (d) d[l] = (m >> j & 1) ? uint32_t(a[j]) : 0;
         if (p) valid |= 1u << l;
     });
     set_pred(w, in.pd, m, valid);

@@ -16,8 +16,11 @@ namespace gpusim::cudart {
 
 inline cudaError_t fail(Context& c, Error code, const char* what, bool sticky) {
     static const bool verbose = std::getenv("GPUSIM_VERBOSE") != nullptr;
-    // Kernel faults and a model that cannot start (a bad GPUSIM_CONFIG) are always explained.
-    if (sticky || verbose || code == Error::InitializationError) std::fprintf(stderr, "gpusim: %s\n", what);
+    // Kernel faults, a model that cannot start (a bad GPUSIM_CONFIG) and a program whose kernels
+    // cannot be loaded (PTX the model rejects) are always explained.
+    const bool always = code == Error::InitializationError || code == Error::InvalidPtx || code == Error::InvalidKernelImage ||
+                        code == Error::NoKernelImageForDevice;
+    if (sticky || verbose || always) std::fprintf(stderr, "gpusim: %s\n", what);
     Context::last_error() = cudaError_t(code);
     if (sticky) c.sticky = cudaError_t(code);
     return cudaError_t(code);

@@ -4,8 +4,8 @@
 
 namespace gpusim {
 
-DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const PcieConfig& cfg)
-    : sc_module(name), host("host"), device("device"), m_cfg(cfg) {
+DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const PcieConfig& cfg, double device_gb_s)
+    : sc_module(name), host("host"), device("device"), m_cfg(cfg), m_device_gb_s(device_gb_s) {
     SC_HAS_PROCESS(DmaEngine);
     SC_THREAD(run);
 }
@@ -47,6 +47,8 @@ void DmaEngine::execute(const DmaDescriptor& d) {
         if (d.kind != Kind::Fill && !transfer(src, tlm::TLM_READ_COMMAND, d.src + done, buf.data(), n, delay)) break;
         if (!transfer(dst, tlm::TLM_WRITE_COMMAND, d.dst + done, buf.data(), n, delay)) break;
         if (d.kind == Kind::DeviceToHost) delay += stage;   // and drains it after
+        const uint32_t device_bytes = d.kind == Kind::DeviceToDevice ? 2 * n : d.kind == Kind::Fill ? n : 0;
+        if (device_bytes && m_device_gb_s > 0) delay += sc_core::sc_time(double(device_bytes) / m_device_gb_s, sc_core::SC_NS);
         done += n;
         m_bytes += n;
         wait(delay);

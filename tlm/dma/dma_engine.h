@@ -1,7 +1,8 @@
 // Host DMA (copy) engine: moves data between host memory and device memory as a TLM initiator,
 // in bursts. Its host socket goes through the PCIe link, which paces the bursts; a staged copy
 // (from or to pageable memory) also pays the host's memcpy into the bounce buffer for each burst.
-// Descriptors queue in order.
+// Copies within device memory and fills are paced by device memory's bandwidth (a copy reads and
+// writes every byte). Descriptors queue in order.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,8 @@ public:
     tlm_utils::simple_initiator_socket<DmaEngine> host;     // toward host memory
     tlm_utils::simple_initiator_socket<DmaEngine> device;   // toward device memory
 
-    DmaEngine(const sc_core::sc_module_name& name, const PcieConfig& cfg);
+    // device_gb_s: device memory's bandwidth (GB/s) for device-to-device copies and fills; 0 for none.
+    DmaEngine(const sc_core::sc_module_name& name, const PcieConfig& cfg, double device_gb_s = 0);
 
     void submit(const DmaDescriptor& d);
     bool busy() const { return m_busy || !m_queue.empty(); }
@@ -45,6 +47,7 @@ public:
 
 private:
     PcieConfig m_cfg;
+    double m_device_gb_s;
     std::deque<DmaDescriptor> m_queue;
     sc_core::sc_event m_kick;
     sc_core::sc_event m_done;
