@@ -16,6 +16,12 @@ constexpr size_t kPitchAlign = 512;   // cudaMallocPitch's row alignment (cudaDe
 
 DevicePtr dev(const void* p) { return reinterpret_cast<DevicePtr>(p); }
 
+// The planes of a pitched 3D allocation, each a 2D fill.
+void fill_3d(Runtime& rt, const cudaPitchedPtr& pp, int value, const cudaExtent& e, StreamId s) {
+    for (size_t z = 0; z < e.depth; ++z)
+        fill_2d(rt, static_cast<char*>(pp.ptr) + z * pp.ysize * pp.pitch, pp.pitch, uint8_t(value), 1, e.width, e.height, s);
+}
+
 // A linear copy queued on a stream, or a memcpy node of the stream's capture.
 void copy_async(Context& c, void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s) {
     if (GraphNode* node = c.capture_node(s, cudaGraphNodeTypeMemcpy)) {
@@ -159,7 +165,7 @@ CUDART_API cudaError_t cudaMemsetAsync(void* p, int value, size_t n, cudaStream_
 CUDART_API cudaError_t cudaMemset2D(void* p, size_t pitch, int value, size_t width, size_t height) {
     return guard([&](Context& c) {
         require(width <= pitch, "cudaMemset2D: width exceeds the pitch", Error::InvalidPitchValue);
-        for (size_t r = 0; r < height; ++r) c.rt().fill(dev(p) + r * pitch, uint8_t(value), width, 0);
+        fill_2d(c.rt(), p, pitch, uint8_t(value), 1, width, height, 0);
         c.rt().synchronize(0);
     });
 }
@@ -178,18 +184,14 @@ CUDART_API cudaError_t cudaMemset3DAsync(cudaPitchedPtr pp, int value, cudaExten
     return guard([&](Context& c) {
         c.check_not_capturing(s);
         require(!c.captures.of(c.stream(s)), "cudaMemset3DAsync cannot be captured", Error::StreamCaptureUnsupported);
-        for (size_t z = 0; z < e.depth; ++z)
-            fill_2d(c.rt(), static_cast<char*>(pp.ptr) + z * pp.ysize * pp.pitch, pp.pitch, uint8_t(value), 1, e.width, e.height,
-                    c.stream(s));
+        fill_3d(c.rt(), pp, value, e, c.stream(s));
     });
 }
 
 CUDART_API cudaError_t cudaMemset3D(cudaPitchedPtr pp, int value, cudaExtent e) {
     return guard([&](Context& c) {
         require(e.width <= pp.pitch, "cudaMemset3D: width exceeds the pitch", Error::InvalidPitchValue);
-        for (size_t z = 0; z < e.depth; ++z)
-            for (size_t y = 0; y < e.height; ++y)
-                c.rt().fill(dev(pp.ptr) + (z * pp.ysize + y) * pp.pitch, uint8_t(value), e.width, 0);
+        fill_3d(c.rt(), pp, value, e, 0);
         c.rt().synchronize(0);
     });
 }
