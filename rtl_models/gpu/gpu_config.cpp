@@ -223,6 +223,9 @@ void read_timing(Reader& r, GpuConfig& c) {
     r.get("ccache", "group_threads", t.ccache.group_threads);
     r.get("ccache", "pass_cycles", t.ccache.pass_cycles);
     r.require(t.ccache.cache.bytes > 0, "ccache.bytes must be positive");
+    read_cache(r, "tex", t.tex.cache);
+    r.get("tex", "pass_cycles", t.tex.pass_cycles);
+    r.require(t.tex.cache.bytes > 0, "tex.bytes must be positive");
     read_cache(r, "l1", t.memory.l1);
     r.get("l1", "caches_global", t.memory.l1_caches_global);
     r.get("l1", "mshrs", t.memory.l1.mshrs);

@@ -249,6 +249,7 @@ ExecFn by_space(MemSpace s) {
     case MemSpace::Shared: return K<MemSpace::Shared>::fn;
     case MemSpace::Local: return K<MemSpace::Local>::fn;
     case MemSpace::Param: return K<MemSpace::Param>::fn;
+    case MemSpace::Texture: return nullptr;   // the texture unit's own instructions (tex/tex_ops.cpp)
     }
     return nullptr;
 }
@@ -351,6 +352,7 @@ const char* mem_space_name(MemSpace s) {
     case MemSpace::Shared: return "shared";
     case MemSpace::Local: return "local";
     case MemSpace::Param: return "param";
+    case MemSpace::Texture: return "texture";
     }
     return "?";
 }

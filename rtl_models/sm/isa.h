@@ -21,7 +21,7 @@ struct Inst;
 // Executes one warp instruction for the lanes in `mask` (active lanes that pass the guard).
 using ExecFn = void (*)(ExecContext& ctx, Warp& warp, const Inst& in, LaneMask mask);
 
-enum class MemSpace : uint8_t { Generic, Global, Const, Shared, Local, Param };
+enum class MemSpace : uint8_t { Generic, Global, Const, Shared, Local, Param, Texture };
 
 const char* mem_space_name(MemSpace s);
 
@@ -111,6 +111,29 @@ struct CallSite {
     std::vector<uint32_t> allowed;         // .calltargets of an indirect call (module indices); empty: any
 };
 
+// The operands of a texture or surface instruction (tex, tld4, txq, suld, sust, sured, suq,
+// istypep), more than Inst holds; Inst::target indexes KernelImage::tex_operands.
+struct TexOperands {
+    enum class Op : uint8_t { Tex, Gather, Query, SurfLoad, SurfStore, SurfReduce, SurfQuery, TypeTest };
+    Op op = Op::Tex;
+    Row handle = kNoRow;         // the object's 64-bit handle; for a .texref/.surfref, its variable's address
+    bool handle_in_memory = false;   // a module-scope reference: the handle is read from the variable
+    Row sampler = kNoRow;        // independent mode: the .samplerref's handle (its sampler state wins)
+    bool sampler_in_memory = false;
+    uint8_t shape = 0;           // tex::Shape the instruction names
+    uint8_t ncoord = 0;          // coordinate rows (a layered shape's layer first, as PTX orders them)
+    Row coord[4] = {kNoRow, kNoRow, kNoRow, kNoRow};
+    bool integer_coords = false; // .s32 coordinates
+    uint8_t nvalue = 0;          // results (or a store's values)
+    Row value[4] = {kNoRow, kNoRow, kNoRow, kNoRow};
+    uint8_t value_bytes = 4;     // surfaces: bytes of each element (b8 .. b64)
+    uint8_t component = 0;       // tld4: r, g, b, a; txq/suq: the attribute; istypep: the type
+    uint8_t boundary = 0;        // surfaces: 0 .trap, 1 .clamp, 2 .zero
+    uint8_t reduce = 0;          // sured: add, min, max, and, or
+    bool reduce_signed = false;
+    bool formatted = false;      // sust.p / sured.p: texels converted from the values
+};
+
 // A kernel decoded once at module load; shared read-only by every warp that runs it.
 struct KernelImage {
     std::string name;
@@ -132,6 +155,7 @@ struct KernelImage {
     std::vector<CallSite> calls;
     std::vector<std::vector<uint32_t>> jump_tables;  // brx.idx targets
     std::vector<ExecFn> inner_fns;           // the comparison of each set instruction (Inst::target)
+    std::vector<TexOperands> tex_operands;   // texture and surface instructions (Inst::target)
     std::vector<int32_t> function_of_module; // module function index -> image function, -1 if not linked
     bool recursive = false;                  // call chains are unbounded: the SM adds the configured stack
     uint32_t regs_per_thread = 0;            // architectural estimate, for occupancy

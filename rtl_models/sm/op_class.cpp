@@ -56,6 +56,7 @@ const char* op_class_name(OpClass c) {
 OpClass classify_op(const OpSpec& s) {
     const std::string& op = s.opcode;
     if (one_of(op, {"ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu", "cp"})) return OpClass::Memory;
+    if (one_of(op, {"tex", "tld4", "suld", "sust", "sured"})) return OpClass::Memory;   // the texture path (MemSpace::Texture)
     if (one_of(op, {"bra", "brx", "call", "ret", "exit"})) return OpClass::Branch;
     if (one_of(op, {"bar", "barrier"})) return OpClass::Barrier;
     if (one_of(op, {"membar", "fence"})) return OpClass::Fence;

@@ -131,6 +131,7 @@ private:
     uint64_t operand_ready(const Warp& w, const Inst& in) const;
     uint64_t issue_ready(Warp& w, const Inst& in) const;
     uint64_t memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal);
+    uint64_t texture_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal);
     void wake_schedulers();
     void enqueue_warp(uint32_t slot);
     void retire_warp(Warp& w);

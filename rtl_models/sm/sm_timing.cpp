@@ -10,11 +10,13 @@
 #include "sm/call_ops.h"
 #include "sm/sm_core.h"
 #include "sm/timing_units.h"
+#include "tex/tex_ops.h"
 
 namespace gpusim {
 
 TimingUnits::TimingUnits(const SmConfig& c, L2Cache* chip_l2)
     : cfg(c.timing), smem(unit_name("smem"), c.timing.smem), ccache(unit_name("ccache"), c.timing.ccache),
+      tex(unit_name("tex"), c.timing.tex),
       ldst(unit_name("l1"), c.timing.memory) {
     if (!chip_l2) {
         own_dram = std::make_unique<DramController>(unit_name("dram_ctrl"), c.timing.memory);
@@ -160,6 +162,7 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
 uint64_t SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal) {
     if (!m) return 0;
     TimingUnits& u = *m_units;
+    if (in.space == MemSpace::Texture) return texture_cost(w, in, m, passes, ideal);
     uint64_t addr[kWarpSize] = {};
     const uint64_t* base = in.a == kNoRow ? nullptr : m_ctx.src(w, in.a);
     for_lanes(m, [&](int l) { addr[l] = effective_address(base ? base[l] : 0, in); });
@@ -205,6 +208,29 @@ uint64_t SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& pass
         return c.latency;
     }
     }
+}
+
+// A texture or surface instruction: the texture cache's passes over the lines its texels lie in,
+// and the fill of those that miss.
+uint64_t SmCore::texture_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal) {
+    TimingUnits& u = *m_units;
+    uint64_t texels[TextureCache::kMaxTexels];
+    uint32_t n = 0;
+    try {
+        n = texture_footprint(m_ctx, w, in, m, texels, TextureCache::kMaxTexels);
+    } catch (const ExecFault&) {
+        return 0;   // a bad handle or access: the instruction's execution reports it
+    } catch (const AccessFault&) {
+        return 0;
+    }
+    if (n == 0) return 0;
+    u.ldst.set_now(uint64_t(std::max<int64_t>(int64_t(m_units->now) + m_chip_offset, 0)));
+    const TextureCache::Cost c = u.tex.access(texels, n);
+    passes = std::max(c.passes, 1u);
+    ideal = 1;
+    uint64_t fill = 0;
+    for (uint32_t k = 0; k < c.misses; ++k) fill = std::max<uint64_t>(fill, u.ldst.fill(c.miss_lines[k], u.tex.line_bytes()));
+    return u.tex.latency(passes) + fill;
 }
 
 void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
@@ -323,6 +349,7 @@ void SmCore::report(nlohmann::json& out) const {
     for (const auto& p : m_units->pipes) unit(*p);
     unit(m_units->smem);
     unit(m_units->ccache);
+    unit(m_units->tex);
     unit(m_units->ldst);
     if (m_units->own_l2) unit(*m_units->own_l2);
     if (m_units->own_dram) unit(*m_units->own_dram);

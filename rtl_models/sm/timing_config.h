@@ -59,6 +59,11 @@ struct ConstantCacheConfig {
     uint32_t pass_cycles = 2;        // cycles each further distinct address adds
 };
 
+struct TextureCacheConfig {
+    CacheConfig cache;
+    uint32_t pass_cycles = 2;        // cycles each further distinct line of a warp instruction adds
+};
+
 struct MemoryTimingConfig {
     std::string coalescing = "cc20";   // cc10, cc12, cc20, cc35 (docs/config.md)
     CacheConfig l1;                    // per SM, global loads (when cached) and local memory
@@ -84,6 +89,7 @@ struct TimingConfig {
     std::array<OpTiming, kOpClasses> ops{};
     SharedMemoryConfig smem;
     ConstantCacheConfig ccache;
+    TextureCacheConfig tex;
     MemoryTimingConfig memory;
     uint32_t barrier_latency = 20;     // cycles from the last arrival until the waiting warps may issue
 };

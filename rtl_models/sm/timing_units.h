@@ -15,6 +15,7 @@
 #include "scheduler/warp_scheduler.h"
 #include "sm/sm_config.h"
 #include "smem/shared_memory.h"
+#include "tex/texture_cache.h"
 
 namespace gpusim {
 
@@ -26,6 +27,7 @@ struct TimingUnits {
     std::array<std::unique_ptr<Pipe>, kPipeKinds> pipes;
     SharedMemory smem;
     ConstantCache ccache;
+    TextureCache tex;
     std::unique_ptr<DramController> own_dram;   // when the SM runs without a chip around it,
     std::unique_ptr<L2Cache> own_l2;            // its LD/ST unit gets an L2 and device memory of its own
     LdstUnit ldst;

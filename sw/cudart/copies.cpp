@@ -1,5 +1,7 @@
 #include "cudart/copies.h"
 
+#include "cudart/arrays.h"
+
 #include <cstring>
 #include <vector>
 
@@ -44,14 +46,38 @@ void copy_2d(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spit
 
 void copy_3d(Runtime& rt, const cudaMemcpy3DParms* p, StreamId s, bool sync) {
     require(p, "cudaMemcpy3D: null parameters");
-    require(!p->srcArray && !p->dstArray, "cudaMemcpy3D: CUDA arrays are not modelled", Error::NotSupported);
-    const cudaPitchedPtr& sp = p->srcPtr;
-    const cudaPitchedPtr& dp = p->dstPtr;
-    const size_t w = p->extent.width, h = p->extent.height, d = p->extent.depth;
+    require(!(p->srcArray && (p->srcPtr.ptr)) && !(p->dstArray && p->dstPtr.ptr), "cudaMemcpy3D: an array and a pointer on one side");
+    // An array side is its pitched memory; with an array in the copy, x positions and the width
+    // count its elements (a pointer side's x counts bytes).
+    cudaPitchedPtr sp = p->srcPtr, dp = p->dstPtr;
+    cudaPos spos = p->srcPos, dpos = p->dstPos;
+    size_t elem = 1;
+    if (p->srcArray) {
+        const cudaArray* a = array_of(p->srcArray);
+        sp = pitched(a);
+        elem = a->texel_bytes;
+        spos.x *= elem;
+    }
+    if (p->dstArray) {
+        const cudaArray* a = array_of(p->dstArray);
+        require(!p->srcArray || a->texel_bytes == elem, "cudaMemcpy3D: arrays of different element sizes");
+        dp = pitched(a);
+        elem = a->texel_bytes;
+        dpos.x *= elem;
+    }
+    auto inside = [&](cudaArray_const_t arr, const cudaPos& pos) {
+        if (!arr) return;
+        const cudaArray* a = array_of(arr);
+        require(pos.x + p->extent.width * elem <= a->pitch && pos.y + p->extent.height <= a->height &&
+                pos.z + p->extent.depth <= a->slices, "cudaMemcpy3D: the copy leaves the array");
+    };
+    inside(p->srcArray, spos);
+    inside(p->dstArray, dpos);
+    const size_t w = p->extent.width * elem, h = p->extent.height, d = p->extent.depth;
     for (size_t z = 0; z < d; ++z)
         for (size_t y = 0; y < h; ++y) {
-            const size_t so = ((p->srcPos.z + z) * sp.ysize + p->srcPos.y + y) * sp.pitch + p->srcPos.x;
-            const size_t dof = ((p->dstPos.z + z) * dp.ysize + p->dstPos.y + y) * dp.pitch + p->dstPos.x;
+            const size_t so = ((spos.z + z) * sp.ysize + spos.y + y) * sp.pitch + spos.x;
+            const size_t dof = ((dpos.z + z) * dp.ysize + dpos.y + y) * dp.pitch + dpos.x;
             copy(rt, static_cast<char*>(dp.ptr) + dof, static_cast<const char*>(sp.ptr) + so, w, p->kind, s, false);
         }
     if (sync) rt.synchronize(s);

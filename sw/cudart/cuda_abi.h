@@ -105,6 +105,57 @@ struct cudaMemcpy3DParms {
     cudaMemcpyKind kind;
 };
 
+// CUDA arrays, textures and surfaces (texture_types.h, surface_types.h, driver_types.h).
+enum cudaChannelFormatKind { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1, cudaChannelFormatKindFloat = 2,
+                             cudaChannelFormatKindNone = 3 };
+struct cudaChannelFormatDesc {
+    int x, y, z, w;
+    cudaChannelFormatKind f;
+};
+typedef const struct cudaArray* cudaArray_const_t;
+typedef struct cudaMipmappedArray* cudaMipmappedArray_t;
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+enum { cudaArrayDefault = 0, cudaArrayLayered = 1, cudaArraySurfaceLoadStore = 2, cudaArrayCubemap = 4,
+       cudaArrayTextureGather = 8 };
+enum cudaResourceType { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2,
+                        cudaResourceTypePitch2D = 3 };
+struct cudaResourceDesc {
+    cudaResourceType resType;
+    union {
+        struct { cudaArray_t array; } array;
+        struct { cudaMipmappedArray_t mipmap; } mipmap;
+        struct { void* devPtr; cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+        struct { void* devPtr; cudaChannelFormatDesc desc; size_t width; size_t height; size_t pitchInBytes; } pitch2D;
+        struct { int reserved[32]; } reserved;
+    } res;
+    unsigned int flags;
+};
+enum cudaTextureAddressMode { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2, cudaAddressModeBorder = 3 };
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
+struct cudaTextureDesc {
+    cudaTextureAddressMode addressMode[3];
+    cudaTextureFilterMode filterMode;
+    cudaTextureReadMode readMode;
+    int sRGB;
+    float borderColor[4];
+    int normalizedCoords;
+    unsigned int maxAnisotropy;
+    cudaTextureFilterMode mipmapFilterMode;
+    float mipmapLevelBias;
+    float minMipmapLevelClamp;
+    float maxMipmapLevelClamp;
+    int disableTrilinearOptimization;
+    int seamlessCubemap;
+};
+struct cudaResourceViewDesc {
+    int format;
+    size_t width, height, depth;
+    unsigned int firstMipmapLevel, lastMipmapLevel, firstLayer, lastLayer;
+    unsigned int reserved[16];
+};
+
 struct cudaDeviceProp {
     char name[256];
     char uuid[16];
@@ -277,3 +328,7 @@ static_assert(sizeof(cudaKernelNodeParams) == 56, "cudaKernelNodeParams must mat
 static_assert(sizeof(cudaMemsetParams) == 40, "cudaMemsetParams must match CUDA 13's layout");
 static_assert(sizeof(cudaGraphEdgeData) == 8, "cudaGraphEdgeData must match CUDA 13's layout");
 static_assert(sizeof(cudaMemcpy3DParms) == 160, "cudaMemcpy3DParms must match CUDA 13's layout");
+static_assert(sizeof(cudaResourceDesc) == 144, "cudaResourceDesc must match CUDA 13's layout");
+static_assert(sizeof(cudaTextureDesc) == 72, "cudaTextureDesc must match CUDA 13's layout");
+static_assert(sizeof(cudaResourceViewDesc) == 112, "cudaResourceViewDesc must match CUDA 13's layout");
+static_assert(sizeof(cudaChannelFormatDesc) == 20, "cudaChannelFormatDesc must match CUDA 13's layout");

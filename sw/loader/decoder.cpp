@@ -341,6 +341,7 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
         return decode_vector_mov(pi, in);
     if (pi.opcode == "call") return decode_call(pi, in);
     if (pi.opcode == "brx") return decode_brx(pi, in);
+    if (is_texture_opcode(pi.opcode)) return decode_texture(pi, in);
     if (pi.opcode == "pmevent") return decode_pmevent(pi, in);
     if (pi.opcode == "set") return decode_set(pi, in);
     if (pi.opcode == "mov" && pi.ops.size() == 2 && pi.ops[1].kind == Operand::Kind::Symbol && place(pi.ops[1]).in_frame)

@@ -120,6 +120,14 @@ private:
     // brx.idx{.uni} index, table: a jump through a .branchtargets list.
     Inst decode_brx(const ptx::Instruction& pi, Inst& in);
 
+    // ---- decode_texture.cpp ----
+    // tex, tld4, txq, suld, sust, sured, suq and istypep: their operands go to a TexOperands entry.
+    static bool is_texture_opcode(const std::string& op);
+    Inst decode_texture(const ptx::Instruction& pi, Inst& in);
+    // The handle operand of a texture or surface instruction: a 64-bit register, or a module-scope
+    // .texref/.samplerref/.surfref whose variable holds the handle.
+    void texture_handle(const Operand& o, Row& row, bool& in_memory);
+
     // What an instruction does to control flow, for the function's graph.
     Flow flow_of(const ptx::Instruction& pi) const;
 

@@ -107,6 +107,11 @@ private:
         char c = peek();
         if (ident_start(c)) { advance(); return take_while(Tok::Ident, loc, start, ident_char); }
         if (c == '.' && ident_start(peek(1))) { advance(); advance(); return take_while(Tok::Dot, loc, start, ident_char); }
+        // Geometry modifiers of texture instructions begin with a digit: .1d, .2d, .3d, .2dms.
+        if (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))) && peek(2) == 'd') {
+            advance();
+            return take_while(Tok::Dot, loc, start, ident_char);
+        }
         if (std::isdigit(static_cast<unsigned char>(c))) return number(loc);
         if (c == '"') {
             advance();

@@ -671,6 +671,8 @@ private:
             }
             if (accept_punct("+")) o.offset = signed_offset();
             else if (accept_punct("-")) o.offset = -static_cast<int64_t>(parse_uint(take()));
+            // Texture and surface instructions: [handle, {coordinates}] and [texture, sampler, {coordinates}].
+            while (accept_punct(",")) o.elems.push_back(operand());
         }
         expect_punct("]");
     }

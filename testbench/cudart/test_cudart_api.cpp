@@ -24,6 +24,16 @@ void __cudaRegisterFunction(void** module, const char* host_fun, char*, const ch
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
 cudaError_t cudaDeviceGetAttribute(int* value, int attr, int device);
 cudaError_t cudaMalloc(void** p, size_t size);
+cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f);
+cudaError_t cudaMallocArray(cudaArray_t* a, const cudaChannelFormatDesc* desc, size_t width, size_t height, unsigned flags);
+cudaError_t cudaMalloc3DArray(cudaArray_t* a, const cudaChannelFormatDesc* desc, cudaExtent extent, unsigned flags);
+cudaError_t cudaFreeArray(cudaArray_t a);
+cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned* flags, cudaArray_t a);
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t* t, const cudaResourceDesc* res, const cudaTextureDesc* td,
+                                    const cudaResourceViewDesc* view);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t);
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* s, const cudaResourceDesc* res);
+cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* td, cudaTextureObject_t t);
 cudaError_t cudaFree(void* p);
 cudaError_t cudaMallocHost(void** p, size_t size);
 cudaError_t cudaFreeHost(void* p);
@@ -257,12 +267,17 @@ BOOST_AUTO_TEST_CASE(every_export_called_with_zeros_returns) {
         // Reset and the exit paths would end the process's runtime for the tests that follow;
         // they are called last.
         if (name == "cudaDeviceReset" || name == "cudaThreadExit" || name == "__cudaUnregisterFatBinary") continue;
+        // cudaCreateChannelDesc returns a 20-byte struct through a hidden pointer: it is called
+        // with its own signature below.
+        if (name == "cudaCreateChannelDesc") continue;
         auto fn = reinterpret_cast<AnyFn>(dlsym(RTLD_DEFAULT, name.c_str()));
         BOOST_REQUIRE_MESSAGE(fn, name << " is not exported");
         fn(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         ++called;
     }
     BOOST_TEST(called > 400);
+    const cudaChannelFormatDesc desc = cudaCreateChannelDesc(0, 0, 0, 0, cudaChannelFormatKindSigned);
+    BOOST_TEST((desc.x == 0 && desc.y == 0 && desc.f == cudaChannelFormatKindSigned));
     cudaGetLastError();
     BOOST_TEST(cudaDeviceSynchronize() == 0);
     int* d = nullptr;
@@ -270,4 +285,44 @@ BOOST_AUTO_TEST_CASE(every_export_called_with_zeros_returns) {
     BOOST_TEST(tiny().launch(d, 64, nullptr) == 0);
     BOOST_TEST(cudaDeviceSynchronize() == 0);
     cudaFree(d);
+}
+
+// Arrays and objects answer bad requests with CUDA's error codes, and good ones with what was asked.
+BOOST_AUTO_TEST_CASE(arrays_and_texture_objects_check_their_arguments) {
+    cudaGetLastError();
+    cudaArray_t a = nullptr;
+    const cudaChannelFormatDesc three = cudaCreateChannelDesc(8, 8, 8, 0, cudaChannelFormatKindUnsigned);
+    BOOST_TEST(cudaMallocArray(&a, &three, 16, 16, 0) == 20);          // cudaErrorInvalidChannelDescriptor
+    const cudaChannelFormatDesc byte_float = cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindFloat);
+    BOOST_TEST(cudaMallocArray(&a, &byte_float, 16, 16, 0) == 20);
+    const cudaChannelFormatDesc u8 = cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
+    BOOST_TEST(cudaMalloc3DArray(&a, &u8, cudaExtent{4, 5, 6}, cudaArrayCubemap) == 1);   // faces must be square
+    BOOST_REQUIRE(cudaMalloc3DArray(&a, &u8, cudaExtent{7, 5, 3}, cudaArrayLayered) == 0);
+    cudaChannelFormatDesc got{};
+    cudaExtent extent{};
+    unsigned flags = 99;
+    BOOST_TEST(cudaArrayGetInfo(&got, &extent, &flags, a) == 0);
+    BOOST_TEST((got.x == 8 && extent.width == 7 && extent.height == 5 && extent.depth == 3 && flags == unsigned(cudaArrayLayered)));
+
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = a;
+    cudaTextureDesc td{};
+    td.filterMode = cudaFilterModeLinear;   // linear filtering of integers needs normalized-float reads
+    cudaTextureObject_t t = 0;
+    BOOST_TEST(cudaCreateTextureObject(&t, &res, &td, nullptr) == 26);   // cudaErrorInvalidFilterSetting
+    td.readMode = cudaReadModeNormalizedFloat;
+    td.borderColor[2] = 0.5f;
+    BOOST_REQUIRE(cudaCreateTextureObject(&t, &res, &td, nullptr) == 0);
+    BOOST_TEST(t != 0u);
+    cudaTextureDesc back{};
+    BOOST_TEST(cudaGetTextureObjectTextureDesc(&back, t) == 0);
+    BOOST_TEST((back.filterMode == cudaFilterModeLinear && back.borderColor[2] == 0.5f));
+    cudaSurfaceObject_t s = 0;
+    BOOST_TEST(cudaCreateSurfaceObject(&s, &res) == 1);   // the array lacks cudaArraySurfaceLoadStore
+    BOOST_TEST(cudaDestroyTextureObject(t) == 0);
+    BOOST_TEST(cudaGetTextureObjectTextureDesc(&back, t) == 1);   // destroyed
+    BOOST_TEST(cudaFreeArray(a) == 0);
+    BOOST_TEST(cudaFreeArray(a) == 400);   // cudaErrorInvalidResourceHandle
+    cudaGetLastError();
 }

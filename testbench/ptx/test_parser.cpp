@@ -200,10 +200,10 @@ BOOST_AUTO_TEST_CASE(error_messages_name_file_line_and_column) {
 }
 
 BOOST_AUTO_TEST_CASE(unsupported_instruction_is_rejected_at_load_with_name_and_line) {
-    // Surfaces are outside the model's scope: suq will stay unsupported.
+    // Clusters are outside the model's scope (Fermi has none): mapa will stay unsupported.
     std::string src = std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
-                      "  suq.width.b32 %r2, [%rd1];\n  ret;\n}";
-    BOOST_TEST(error_of(src) == "t.ptx:8:3: error: unsupported instruction 'suq.width.b32'");
+                      "  mapa.u64 %rd1, %rd1, %r2;\n  ret;\n}";
+    BOOST_TEST(error_of(src) == "t.ptx:8:3: error: unsupported instruction 'mapa.u64'");
     Module m = parse("t.ptx", src);
     BOOST_CHECK_THROW(loader::decode_kernel(m, m.functions[0], {}), PtxError);
 }
