@@ -241,3 +241,15 @@ extern "C" __global__ void tp_shared64(long long* out) {
     RECORD(t0, t1);
     if ((v0 ^ v1 ^ v2 ^ v3 ^ v4 ^ v5 ^ v6 ^ v7) == 12345u) out[kSink] = 1;
 }
+
+// Texture fetch latency: a pointer chase through tex1Dfetch on a linear texture of ints, element
+// p holding the index of the next (the runner builds the chain). A chain inside one cache line,
+// run twice, hits the texture cache; a chain one page per step misses it every time.
+extern "C" __global__ void lat_tex(long long* out, unsigned long long tex) {
+    int p = 0, a, b, c;
+    long long t0 = clock64();
+    REP32(asm volatile(REP8("tex.1d.v4.s32.s32 {%0, %1, %2, %3}, [%4, {%0}];\n\t") : "+r"(p), "=r"(a), "=r"(b), "=r"(c) : "l"(tex));)
+    long long t1 = clock64();
+    RECORD(t0, t1);
+    if (p + a + b + c == 12345) out[kSink] = 1;
+}

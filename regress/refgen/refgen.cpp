@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -175,6 +176,24 @@ void ref_histogram(const fs::path& out) {
     write_file(out / "histogram" / "ref" / "bins.bin", res);
 }
 
+// ---------------------------------------------------------------- texref
+// 16 x 8 float texels t(x, y) = 16y + x. img: linear filter at (x + 0.75, y + 0.5), weights 3/4
+// and 1/4 (exact in float), the right neighbour clamped at x = 15. raw: point sampled, t(x, y).
+void ref_texref(const fs::path& out) {
+    const int w = 16, h = 8;
+    Bytes o = fill_buf(1024, 205), s(512, 0);
+    for (int i = 0; i < w * h; ++i) {
+        const int x = i % w, y = i / w;
+        const float t0 = float(y * w + x), t1 = float(y * w + std::min(x + 1, w - 1));
+        const float img = t0 * 0.75f + t1 * 0.25f, raw = t0;
+        put<float>(o, i, img);
+        put<float>(o, 128 + i, raw);
+        put<float>(s, i, img + raw);
+    }
+    write_file(out / "texref" / "ref" / "out.bin", o);
+    write_file(out / "texref" / "ref" / "s.bin", s);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -190,6 +209,7 @@ int main(int argc, char** argv) {
         ref_matmul(out);
         ref_divergence(out);
         ref_histogram(out);
+        ref_texref(out);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "refgen: %s\n", e.what());
         return 1;

@@ -193,8 +193,9 @@ uint64_t surface_address(const tex::Header& h, const TexOperands& o, SurfacePlac
     const bool inside = p.x >= 0 && p.x + bytes <= row && p.y >= 0 && p.y < rows && p.z >= 0 && p.z < slices;
     if (!inside) {
         if (o.boundary == 0)
-            throw ExecFault(lane, fmt::format("surface access out of range (.trap): byte {}, row {}, slice {} of a {} x {} x {} surface",
-                                              p.x, p.y, p.z, row, rows, slices), FaultKind::Trap);
+            throw ExecFault(lane, fmt::format("surface access out of range (.trap): byte {} of row {} of slice {}, {} bytes; the "
+                                              "surface has rows of {} bytes, {} rows and {} slices",
+                                              p.x, p.y, p.z, bytes, row, rows, slices), FaultKind::Trap);
         if (o.boundary == 2) return 0;
         p.x = std::clamp<int64_t>(p.x, 0, (row - bytes) / bytes * bytes);
         p.y = std::clamp<int64_t>(p.y, 0, rows - 1);

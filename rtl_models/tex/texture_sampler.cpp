@@ -38,16 +38,6 @@ struct Footprint {
     int n = 0;
 };
 
-// Weights of 2 x 2 neighbours: the product of the two fractions is rounded to 1/256 and the
-// others make up the rest, so the four sum to one (measured: the exact products do not fit).
-void bilinear(int64_t a, int64_t b, int64_t w[4]) {
-    const int64_t w11 = (a * b + kWeightOne / 2) >> kWeightBits;
-    w[0] = kWeightOne - a - b + w11;
-    w[1] = a - w11;
-    w[2] = b - w11;
-    w[3] = w11;
-}
-
 // The layer index is unsigned: a negative one reads the last layer (measured).
 int32_t clamp_layer(int32_t layer, uint32_t layers) { return int32_t(std::min<uint32_t>(uint32_t(layer), layers - 1)); }
 
@@ -71,11 +61,32 @@ uint32_t float_bits(float f) {
 int64_t unorm16(uint32_t v, uint32_t bytes) { return bytes == 1 ? int64_t(v) * 257 : int64_t(v); }
 int64_t snorm16(int32_t v, uint32_t bytes) {
     if (bytes != 1) return v;
-    // An 8-bit signed value spreads over 16 bits by repeating its magnitude bits below it.
-    return v >= 0 ? int64_t(v) * 258 + (v >> 6) : -(int64_t(-std::max(v, -127)) * 258 + (-std::max(v, -127) >> 6));
+    // An 8-bit signed value spreads over 16 bits by repeating its magnitude bits below it, the
+    // sign applied after (-128 reads as -127).
+    const int64_t m = std::min(std::abs(v), 127);
+    return v >= 0 ? m * 258 + (m >> 6) : -(m * 258 + (m >> 6));
 }
 
 } // namespace
+
+// The weights of the 2, 4 or 8 neighbours, in 1/256, from the fractions a (x), b (y) and c (z),
+// as the hardware splits them (measured exhaustively on one-hot 2x2x2 textures): z splits the
+// whole exactly, x splits each slice rounding half up, and y splits each part of that, the upper
+// x part rounding half up and the lower half down. So they always sum to one. Neighbour k is
+// (x + (k & 1), y + (k >> 1 & 1), z + (k >> 2)).
+void filter_weights(int64_t a, int64_t b, int64_t c, int64_t w[8]) {
+    auto half_up = [](int64_t n) { return (n + kWeightOne / 2) >> kWeightBits; };
+    auto half_down = [](int64_t n) { return (n + kWeightOne / 2 - 1) >> kWeightBits; };
+    const int64_t slice[2] = {kWeightOne - c, c};
+    for (int z = 0; z < 2; ++z) {
+        const int64_t x1 = half_up(slice[z] * a), x0 = slice[z] - x1;
+        const int64_t w11 = half_up(x1 * b), w01 = half_down(x0 * b);
+        w[4 * z + 0] = x0 - w01;
+        w[4 * z + 1] = x1 - w11;
+        w[4 * z + 2] = w01;
+        w[4 * z + 3] = w11;
+    }
+}
 
 int64_t texel_coordinate(float x, uint32_t size, bool normalized, AddressMode mode) {
     if (!normalized) return fixed(x);
@@ -105,12 +116,13 @@ int64_t address_index(int64_t i, uint32_t size, AddressMode mode, bool normalize
 void cube_face(const float dir[3], int& face, float& s, float& t) {
     const float ax = std::fabs(dir[0]), ay = std::fabs(dir[1]), az = std::fabs(dir[2]);
     float sc, tc, ma;
-    if (ax >= ay && ax >= az) {
+    // On a tie the later axis wins: z over y over x (measured on edges and corners).
+    if (ax > ay && ax > az) {
         face = dir[0] >= 0 ? 0 : 1;
         sc = dir[0] >= 0 ? -dir[2] : dir[2];
         tc = -dir[1];
         ma = ax;
-    } else if (ay >= az) {
+    } else if (ay > az) {
         face = dir[1] >= 0 ? 2 : 3;
         sc = dir[0];
         tc = dir[1] >= 0 ? dir[2] : -dir[2];
@@ -278,34 +290,22 @@ Footprint footprint(const Header& h, const Geometry& g, const float c[3]) {
         return f;
     }
     Axis ax[3];
-    for (int d = 0; d < g.dims; ++d) ax[d] = linear_axis(t[d]);
-    if (g.dims == 1) {
-        f.n = 2;
-        for (int k = 0; k < 2; ++k) { f.x[k] = ax[0].i + k; f.y[k] = f.z[k] = 0; }
-        f.w[0] = kWeightOne - ax[0].a;
-        f.w[1] = ax[0].a;
-        return f;
+    for (int d = 0; d < g.dims; ++d) {
+        // Clamping keeps the coordinate between the outer texel centres, so the filter's fraction
+        // there is 0 (measured: in 3D the weights of the other axes depend on it).
+        const bool clamp = g.mode[d] == AddressMode::Clamp ||
+                           (!g.normalized && (g.mode[d] == AddressMode::Wrap || g.mode[d] == AddressMode::Mirror));
+        if (clamp) t[d] = std::clamp<int64_t>(t[d], kOne / 2, int64_t(g.size[d]) * kOne - kOne / 2);
+        ax[d] = linear_axis(t[d]);
     }
-    int64_t w2[4];
-    bilinear(ax[0].a, ax[1].a, w2);
-    for (int k = 0; k < 4; ++k) {
+    int64_t w[8];
+    filter_weights(ax[0].a, g.dims >= 2 ? ax[1].a : 0, g.dims == 3 ? ax[2].a : 0, w);
+    f.n = 1 << g.dims;
+    for (int k = 0; k < f.n; ++k) {
         f.x[k] = ax[0].i + (k & 1);
-        f.y[k] = ax[1].i + (k >> 1);
-        f.z[k] = g.dims == 3 ? ax[2].i : 0;
-        f.w[k] = w2[k];
-    }
-    f.n = 4;
-    if (g.dims == 3) {
-        // The far slice takes each 2D weight times its fraction, rounded to 1/256.
-        for (int k = 0; k < 4; ++k) {
-            const int64_t far = (w2[k] * ax[2].a + kWeightOne / 2) >> kWeightBits;
-            f.x[4 + k] = f.x[k];
-            f.y[4 + k] = f.y[k];
-            f.z[4 + k] = ax[2].i + 1;
-            f.w[4 + k] = far;
-            f.w[k] = w2[k] - far;
-        }
-        f.n = 8;
+        f.y[k] = g.dims >= 2 ? ax[1].i + ((k >> 1) & 1) : 0;
+        f.z[k] = g.dims == 3 ? ax[2].i + (k >> 2) : 0;
+        f.w[k] = w[k];
     }
     return f;
 }

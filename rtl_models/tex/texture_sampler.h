@@ -45,6 +45,11 @@ int64_t address_index(int64_t i, uint32_t size, AddressMode mode, bool normalize
 // Cube map: the face (0..5) a direction selects and the face's normalized coordinates.
 void cube_face(const float dir[3], int& face, float& s, float& t);
 
+// The weights of the 2, 4 or 8 texels around a linear fetch, in 1/256, from the filter fractions
+// a (x), b (y) and c (z) in 1/256 (0 for the axes a shape lacks). Texel k is
+// (x + (k & 1), y + (k >> 1 & 1), z + (k >> 2)).
+void filter_weights(int64_t a, int64_t b, int64_t c, int64_t w[8]);
+
 // Channel values of a texel on the scale filtering works on.
 struct Texel {
     long double f[4] = {0, 0, 0, 0}; // float formats (exact sums of weighted texels)

@@ -1,3 +1,4 @@
+#include "tex/texture_header.h"
 #include "cli/microbench.h"
 
 #include <sys/wait.h>
@@ -62,6 +63,7 @@ public:
         std::vector<KernelArg> args{KernelArg::of<uint64_t>(m_out, "u64")};
         if (run.contains("chain_bytes")) args.push_back(KernelArg::of<uint64_t>(global_chain(run["chain_bytes"]), "u64"));
         if (run.contains("const_chain")) const_chain(run["const_chain"]);
+        if (run.contains("tex_chain")) args.push_back(KernelArg::of<uint64_t>(texture_chain(run["tex_chain"]), "u64"));
         if (run.contains("arg")) args.push_back(make_arg(run["arg"]));
         uint32_t block = run.value("block", 1u);
         uint32_t grid = run.contains("blocks_per_sm") ? blocks_per_sm(run) * m_rt.config().num_sms : 1;
@@ -96,6 +98,27 @@ private:
             m_rt.memcpy_to_device(base + k * stride, &next, sizeof next);
         }
         return base;
+    }
+    // A linear texture of 32-bit ints (element-type reads) whose element k*stride holds the index
+    // of element ((k+1) % count)*stride; returns the texture's handle.
+    DevicePtr texture_chain(const json& c) {
+        const uint64_t stride = c.at("stride"), count = c.at("count");
+        std::vector<int32_t> chain(stride * count, 0);
+        for (uint64_t k = 0; k < count; ++k) chain[k * stride] = int32_t((k + 1) % count * stride);
+        const DevicePtr data = m_rt.malloc(chain.size() * 4);
+        m_rt.memcpy_to_device(data, chain.data(), chain.size() * 4);
+        tex::Header h;
+        h.magic = tex::kTextureMagic;
+        h.shape = tex::Shape::Buffer;
+        h.kind = tex::ChannelKind::Signed;
+        h.channels = 1;
+        h.channel_bytes = h.texel_bytes = 4;
+        h.width = uint32_t(chain.size());
+        h.base = data;
+        h.pitch = h.slice = chain.size() * 4;
+        const DevicePtr handle = m_rt.malloc(sizeof h);
+        m_rt.memcpy_to_device(handle, &h, sizeof h);
+        return handle;
     }
     // c_table: element start + k*stride holds the byte offset of element start + ((k+1) % count)*stride.
     void const_chain(const json& c) {

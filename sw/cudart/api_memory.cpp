@@ -18,6 +18,7 @@ DevicePtr dev(const void* p) { return reinterpret_cast<DevicePtr>(p); }
 
 // The planes of a pitched 3D allocation, each a 2D fill.
 void fill_3d(Runtime& rt, const cudaPitchedPtr& pp, int value, const cudaExtent& e, StreamId s) {
+    if (e.width == 0 || e.height == 0) return;   // nothing to set, however many slices it names
     for (size_t z = 0; z < e.depth; ++z)
         fill_2d(rt, static_cast<char*>(pp.ptr) + z * pp.ysize * pp.pitch, pp.pitch, uint8_t(value), 1, e.width, e.height, s);
 }

@@ -39,7 +39,8 @@ void copy(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind
 void copy_2d(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
              cudaMemcpyKind kind, StreamId s, bool sync) {
     require(width <= dpitch && width <= spitch, "2D copy wider than its pitch", Error::InvalidPitchValue);
-    for (size_t r = 0; r < height; ++r)
+    // An empty copy moves nothing, however many rows it names.
+    for (size_t r = 0; width && r < height; ++r)
         copy(rt, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind, s, false);
     if (sync) rt.synchronize(s);
 }
@@ -74,7 +75,7 @@ void copy_3d(Runtime& rt, const cudaMemcpy3DParms* p, StreamId s, bool sync) {
     inside(p->srcArray, spos);
     inside(p->dstArray, dpos);
     const size_t w = p->extent.width * elem, h = p->extent.height, d = p->extent.depth;
-    for (size_t z = 0; z < d; ++z)
+    for (size_t z = 0; w && h && z < d; ++z)
         for (size_t y = 0; y < h; ++y) {
             const size_t so = ((spos.z + z) * sp.ysize + spos.y + y) * sp.pitch + spos.x;
             const size_t dof = ((dpos.z + z) * dp.ysize + dpos.y + y) * dp.pitch + dpos.x;
@@ -89,6 +90,7 @@ void fill_2d(Runtime& rt, void* dst, size_t pitch, unsigned value, unsigned elem
     require(element_size == 1 || element_size == 2 || element_size == 4, "memset: the element size must be 1, 2 or 4");
     const size_t row = width * element_size;
     require(height <= 1 || row <= pitch, "memset: the row is wider than its pitch", Error::InvalidPitchValue);
+    if (row == 0 || height == 0) return;   // nothing to set, however many rows it names
     uint8_t bytes[4];
     std::memcpy(bytes, &value, 4);
     bool uniform = true;

@@ -37,6 +37,13 @@ struct Variable {
         SourceLoc loc;
     };
     std::vector<AddressInit> address_inits;
+    // A .texref or .samplerref initializer, "{ filter_mode = linear, addr_mode_0 = wrap }": the
+    // sampler state its handle starts with.
+    struct OpaqueField {
+        std::string name, value;
+        SourceLoc loc;
+    };
+    std::vector<OpaqueField> opaque_init;
     uint32_t scope = 0;          // function-scope variables: id of the { } block that declares them
     int reg = -1;                // a .reg parameter of a .func: its register (RegDecl index)
     SourceLoc loc;

@@ -173,7 +173,10 @@ private:
         }
         if (v.align == 0) v.align = v.elem_size;
         if ((v.align & (v.align - 1)) != 0) fail(v.loc, fmt::format("alignment {} is not a power of two", v.align));
-        if (accept_punct("=")) initializer(v);
+        if (accept_punct("=")) {
+            if (v.type == "texref" || v.type == "samplerref" || v.type == "surfref") opaque_initializer(v);
+            else initializer(v);
+        }
         return v;
     }
 
@@ -229,6 +232,22 @@ private:
         if (accept_punct("+")) a.addend = int64_t(parse_uint(take()));
         v.address_inits.push_back(a);
         v.init.resize(v.init.size() + 8, 0);
+    }
+
+    // "{ name = value, ... }": fields of a texture or sampler reference.
+    void opaque_initializer(Variable& v) {
+        expect_punct("{");
+        if (!accept_punct("}")) {
+            do {
+                Token name = expect_ident("a field name");
+                expect_punct("=");
+                Token value = take();
+                if (value.kind != Tok::Ident && value.kind != Tok::Integer)
+                    fail(value.loc, fmt::format("expected a value for '{}' but found {}", name.text, describe(value)));
+                v.opaque_init.push_back({name.text, value.text, name.loc});
+            } while (accept_punct(","));
+            expect_punct("}");
+        }
     }
 
     void initializer(Variable& v) {

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "runtime/generators.h"
+#include "runtime/manifest_parse.h"
+#include "runtime/texture_spec.h"
 
 namespace gpusim {
 
@@ -14,21 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-[[noreturn]] void bad(const std::string& path, const std::string& where, const std::string& what) {
-    throw std::runtime_error(fmt::format("{}: error: {}: {}", path, where, what));
-}
-
-const json& field(const std::string& path, const std::string& where, const json& obj, const char* key) {
-    if (!obj.is_object() || !obj.contains(key)) bad(path, where, fmt::format("missing \"{}\"", key));
-    return obj[key];
-}
-
-void only_keys(const std::string& path, const std::string& where, const json& obj, std::initializer_list<const char*> keys) {
-    if (!obj.is_object()) bad(path, where, "expected an object");
-    for (auto& [k, _] : obj.items())
-        if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; }))
-            bad(path, where, fmt::format("unknown key \"{}\"", k));
-}
+using namespace manifest_parse;
 
 Dim3 dims(const std::string& path, const std::string& where, const json& j) {
     if (!j.is_array() || j.empty() || j.size() > 3) bad(path, where, "expected an array of 1 to 3 positive integers");
@@ -80,9 +68,16 @@ std::vector<FileRef> file_refs(const Manifest& m, const std::string& where, cons
 }
 
 ArgSpec parse_arg(const Manifest& m, const std::string& where, const json& a) {
-    if (!a.is_object() || a.size() != 1) bad(m.path, where, "an argument is {\"buffer\": NAME} or one scalar like {\"u32\": 5}");
+    if (!a.is_object() || a.size() != 1)
+        bad(m.path, where, "an argument is {\"buffer\": NAME}, {\"texture\": NAME} or one scalar like {\"u32\": 5}");
     auto it = a.begin();
     ArgSpec s;
+    if (it.key() == "texture") {
+        s.texture = it.value().get<std::string>();
+        bool known = std::any_of(m.textures.begin(), m.textures.end(), [&](const TextureSpec& t) { return t.name == s.texture; });
+        if (!known) bad(m.path, where, fmt::format("unknown texture \"{}\"", s.texture));
+        return s;
+    }
     if (it.key() == "buffer") {
         s.buffer = it.value().get<std::string>();
         bool known = std::any_of(m.buffers.begin(), m.buffers.end(), [&](const BufferSpec& b) { return b.name == s.buffer; });
@@ -91,7 +86,7 @@ ArgSpec parse_arg(const Manifest& m, const std::string& where, const json& a) {
     }
     static const char* const types[] = {"u32", "s32", "u64", "s64", "f32", "f64"};
     if (std::none_of(std::begin(types), std::end(types), [&](const char* t) { return it.key() == t; }))
-        bad(m.path, where, fmt::format("unknown argument kind \"{}\" (expected buffer, u32, s32, u64, s64, f32 or f64)", it.key()));
+        bad(m.path, where, fmt::format("unknown argument kind \"{}\" (expected buffer, texture, u32, s32, u64, s64, f32 or f64)", it.key()));
     if (!it.value().is_number()) bad(m.path, where, fmt::format("\"{}\" needs a number", it.key()));
     s.type = it.key();
     s.value = it.value();
@@ -142,7 +137,7 @@ Manifest load_manifest(const std::string& path) {
         }
     }
     try {
-        only_keys(path, "manifest", doc, {"module", "config", "buffers", "launches", "description"});
+        only_keys(path, "manifest", doc, {"module", "config", "buffers", "textures", "launches", "description"});
         m.module = (fs::path(m.dir) / field(path, "manifest", doc, "module").get<std::string>()).string();
         if (doc.contains("config")) {
             m.config = doc["config"].get<std::string>();
@@ -164,6 +159,18 @@ Manifest load_manifest(const std::string& path) {
             for (const auto& o : m.buffers)
                 if (o.name == b.name) bad(path, w, fmt::format("buffer \"{}\" is declared twice", b.name));
             m.buffers.push_back(b);
+        }
+        if (doc.contains("textures")) {
+            const json& texs = doc["textures"];
+            if (!texs.is_array()) bad(path, "textures", "expected an array");
+            std::map<std::string, uint64_t> sizes;
+            for (const auto& b : m.buffers) sizes[b.name] = b.bytes;
+            for (size_t k = 0; k < texs.size(); ++k) {
+                TextureSpec t = parse_texture(path, fmt::format("textures[{}]", k), texs[k], sizes);
+                for (const auto& o : m.textures)
+                    if (o.name == t.name) bad(path, fmt::format("textures[{}]", k), fmt::format("texture \"{}\" is declared twice", t.name));
+                m.textures.push_back(t);
+            }
         }
         const json& launches = field(path, "manifest", doc, "launches");
         if (!launches.is_array() || launches.empty()) bad(path, "launches", "expected a non-empty array");
@@ -252,6 +259,8 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
         sizes[b.name] = b.bytes;
         rt.memcpy_to_device(dev[b.name], init.data(), init.size());
     }
+    std::map<std::string, DevicePtr> handles;
+    for (const auto& t : m.textures) handles[t.name] = create_texture(rt, t, dev[t.buffer], mod, m.path);
     for (size_t k = 0; k < m.launches.size(); ++k) {
         const LaunchSpec& l = m.launches[k];
         std::string where = fmt::format("launches[{}]", k);
@@ -264,8 +273,9 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
         std::vector<KernelArg> args;
         for (size_t a = 0; a < l.args.size(); ++a) {
             const ArgSpec& s = l.args[a];
-            args.push_back(s.buffer.empty() ? scalar(m, fmt::format("{}.args[{}]", where, a), s)
-                                            : KernelArg::of<uint64_t>(dev[s.buffer], "buffer \"" + s.buffer + "\""));
+            if (!s.texture.empty()) args.push_back(KernelArg::of<uint64_t>(handles[s.texture], "texture \"" + s.texture + "\""));
+            else if (!s.buffer.empty()) args.push_back(KernelArg::of<uint64_t>(dev[s.buffer], "buffer \"" + s.buffer + "\""));
+            else args.push_back(scalar(m, fmt::format("{}.args[{}]", where, a), s));
         }
         LaunchStats st;
         try {
@@ -301,6 +311,7 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
             }
         }
     }
+    for (auto& [n, p] : handles) rt.free(p);
     for (auto& [n, p] : dev) rt.free(p);
     return out;
 }

@@ -10,6 +10,7 @@
 
 #include "runtime/compare.h"
 #include "runtime/runtime.h"
+#include "runtime/texture_spec.h"
 
 namespace gpusim {
 
@@ -21,6 +22,7 @@ struct BufferSpec {
 
 struct ArgSpec {
     std::string buffer;           // set for a buffer argument (its device address)
+    std::string texture;          // set for a texture or surface argument (its handle)
     std::string type;             // u32 s32 u64 s64 f32 f64 for scalars
     nlohmann::json value;
 };
@@ -46,6 +48,7 @@ struct Manifest {
     std::string module;           // resolved path
     std::string config = "fermi-gf100";
     std::vector<BufferSpec> buffers;
+    std::vector<TextureSpec> textures;
     std::vector<LaunchSpec> launches;
 };
 

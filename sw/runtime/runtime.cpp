@@ -1,3 +1,4 @@
+#include "runtime/texture_spec.h"
 #include "runtime/runtime.h"
 
 #include <algorithm>
@@ -238,6 +239,13 @@ const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& pat
         for (const auto& ai : v.address_inits) {
             uint64_t value = symbol_address(mod, addr, ai, path) + uint64_t(ai.addend);
             std::memcpy(bytes.data() + ai.offset, &value, 8);
+        }
+        if (!v.opaque_init.empty()) {
+            // An initialized .texref/.samplerref starts with a handle to its sampler state.
+            const tex::Header h = reference_sampler(v, path);
+            const uint64_t at = malloc(sizeof h);
+            memcpy_to_device(at, &h, sizeof h);
+            std::memcpy(bytes.data(), &at, 8);
         }
         memcpy_to_device(addr[k], bytes.data(), bytes.size());
     }
