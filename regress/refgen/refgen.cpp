@@ -194,6 +194,30 @@ void ref_texref(const fs::path& out) {
     write_file(out / "texref" / "ref" / "s.bin", s);
 }
 
+// ---------------------------------------------------------------- texquery
+// The attributes the PTX ISA gives txq and suq (channel types and orders in OpenCL's numbering:
+// CL_UNORM_INT8 0x10D2, CL_RGBA 0x10B5, CL_UNSIGNED_INT32 0x10DC; address modes in CUDA's:
+// mirror 2), istypep's answers, and the surface after 64 threads' sured add, max and min.
+void ref_texquery(const fs::path& out) {
+    Bytes o = fill_buf(64, 205), s(64, 0);
+    const uint32_t answers[15] = {5, 3, 1, 0x10D2, 0x10B5, 1, 1, 2, 2, 8, 2, 0x10DC, 1, 0, 1};
+    for (int k = 0; k < 15; ++k) put<uint32_t>(o, k, answers[k]);
+    for (int x = 0; x < 4; ++x) {
+        uint32_t sum = 0, max = 0;
+        int32_t min = 0;
+        for (int tid = x; tid < 64; tid += 4) {
+            sum += uint32_t(tid);
+            max = std::max(max, uint32_t(tid) * 7);
+            min = std::min(min, tid - 40);
+        }
+        put<uint32_t>(s, x, sum);
+        put<uint32_t>(s, 4 + x, max);
+        put<int32_t>(s, 8 + x, min);
+    }
+    write_file(out / "texquery" / "ref" / "out.bin", o);
+    write_file(out / "texquery" / "ref" / "s.bin", s);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -210,6 +234,7 @@ int main(int argc, char** argv) {
         ref_divergence(out);
         ref_histogram(out);
         ref_texref(out);
+        ref_texquery(out);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "refgen: %s\n", e.what());
         return 1;

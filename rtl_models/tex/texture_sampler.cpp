@@ -59,12 +59,14 @@ uint32_t float_bits(float f) {
 
 // The value of an n-bit unsigned normalized integer on the 16-bit scale filtering works on.
 int64_t unorm16(uint32_t v, uint32_t bytes) { return bytes == 1 ? int64_t(v) * 257 : int64_t(v); }
+// Signed normalized texels are filtered on the 16-bit scale with kSnormFracBits more bits of
+// fraction. An 8-bit value scales as v * 32767/127; -128 is not clamped here. Measured on every
+// pair of s8 values filtered at six fractions (393,216 fetches): widening to whole 16-bit steps
+// matches 76% of them, six fraction bits 96%; the rest is not yet worked out (docs/textures.md).
+constexpr int kSnormFracBits = 6;
 int64_t snorm16(int32_t v, uint32_t bytes) {
-    if (bytes != 1) return v;
-    // An 8-bit signed value spreads over 16 bits by repeating its magnitude bits below it, the
-    // sign applied after (-128 reads as -127).
-    const int64_t m = std::min(std::abs(v), 127);
-    return v >= 0 ? m * 258 + (m >> 6) : -(m * 258 + (m >> 6));
+    if (bytes != 1) return int64_t(v) << kSnormFracBits;
+    return int64_t(std::floor(double(v) * 32767.0 * double(1 << kSnormFracBits) / 127.0 + 0.5));
 }
 
 } // namespace
@@ -216,7 +218,8 @@ Result finish(const Header& h, Path p, const Texel& sum, int64_t scale) {
             break;
         }
         case Path::Snorm: {
-            const int64_t v = floor_div(sum.q[c] + scale / 2, scale);
+            const int64_t den = scale << kSnormFracBits;
+            const int64_t v = floor_div(sum.q[c] + den / 2, den);
             r.word[c] = float_bits(float(std::max(double(v) / 32767.0, -1.0)));
             break;
         }

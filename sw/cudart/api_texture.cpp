@@ -59,7 +59,8 @@ tex::Header resource_header(Runtime& rt, const cudaResourceDesc& r) {
         set_format(h, l.desc);
         require(l.devPtr && rt.is_device(reinterpret_cast<DevicePtr>(l.devPtr), l.sizeInBytes ? l.sizeInBytes : 1),
                 "a linear texture needs device memory");
-        require(reinterpret_cast<uintptr_t>(l.devPtr) % 256 == 0, "a linear texture must be 256-byte aligned (textureAlignment)");
+        require(reinterpret_cast<uintptr_t>(l.devPtr) % rt.config().cuda.texture_alignment == 0,
+                "a linear texture must start at a multiple of cudaDevAttrTextureAlignment (cuda.texture_alignment)");
         h.shape = tex::Shape::Buffer;
         h.width = uint32_t(l.sizeInBytes / h.texel_bytes);
         require(h.width >= 1 && l.sizeInBytes / h.texel_bytes <= (uint64_t(1) << 27), "linear texture size out of range");
@@ -73,7 +74,11 @@ tex::Header resource_header(Runtime& rt, const cudaResourceDesc& r) {
         require(p.devPtr && rt.is_device(reinterpret_cast<DevicePtr>(p.devPtr), std::max<size_t>(p.pitchInBytes * p.height, 1)),
                 "a pitched texture needs device memory");
         require(p.width >= 1 && p.height >= 1 && p.width * h.texel_bytes <= p.pitchInBytes, "pitched texture extent", Error::InvalidValue);
-        require(p.pitchInBytes % 32 == 0, "the pitch must be a multiple of texturePitchAlignment (32)", Error::InvalidPitchValue);
+        require(p.pitchInBytes % rt.config().cuda.texture_pitch_alignment == 0,
+                "the pitch must be a multiple of cudaDevAttrTexturePitchAlignment (cuda.texture_pitch_alignment)",
+                Error::InvalidPitchValue);
+        require(reinterpret_cast<uintptr_t>(p.devPtr) % rt.config().cuda.texture_alignment == 0,
+                "a pitched texture must start at a multiple of cudaDevAttrTextureAlignment (cuda.texture_alignment)");
         h.shape = tex::Shape::D2;
         h.width = uint32_t(p.width);
         h.height = uint32_t(p.height);

@@ -13,6 +13,23 @@ std::set<cudaArray*>& arrays() {
     return live;
 }
 
+// The device's largest array of each shape (the cudaDevAttrMaxTexture* answers, cuda.* in the config).
+void check_limits(const CudaFacts& f, tex::Shape shape, const cudaExtent& e) {
+    using tex::Shape;
+    size_t w = 0, h = 0, d = 0;
+    switch (shape) {
+    case Shape::D1: w = f.texture_1d; break;
+    case Shape::D2: w = f.texture_2d[0]; h = f.texture_2d[1]; break;
+    case Shape::D3: w = f.texture_3d[0]; h = f.texture_3d[1]; d = f.texture_3d[2]; break;
+    case Shape::Layered1: w = f.texture_1d_layered[0]; d = f.texture_1d_layered[1]; break;
+    case Shape::Layered2: w = f.texture_2d_layered[0]; h = f.texture_2d_layered[1]; d = f.texture_2d_layered[2]; break;
+    case Shape::Cube: w = h = f.texture_cubemap; d = 6; break;
+    default: w = h = f.texture_cubemap_layered[0]; d = size_t(f.texture_cubemap_layered[1]) * 6; break;
+    }
+    require(e.width <= w && e.height <= h && e.depth <= d,
+            "array extent larger than the device allows for its shape (cudaDevAttrMaxTexture*)", Error::InvalidValue);
+}
+
 } // namespace
 
 uint32_t texel_bytes(const cudaChannelFormatDesc& d) {
@@ -50,8 +67,6 @@ cudaArray* create_array(Runtime& rt, const cudaChannelFormatDesc* desc, cudaExte
     a->flags = flags;
     a->extent = e;
     require(e.width >= 1 && (e.depth == 0 || e.height >= 1 || (flags & cudaArrayLayered)), "array extent: width, height and depth");
-    const uint32_t limit = 1u << 16;   // the largest extent of any kind (cudaDevAttrMaxTexture1DWidth and friends)
-    require(e.width <= limit * 2 && e.height <= limit && e.depth <= limit, "array extent too large");
     using tex::Shape;
     a->width = uint32_t(e.width);
     a->height = uint32_t(e.height ? e.height : 1);
@@ -74,6 +89,7 @@ cudaArray* create_array(Runtime& rt, const cudaChannelFormatDesc* desc, cudaExte
     } else {
         a->shape = e.height ? Shape::D2 : Shape::D1;
     }
+    check_limits(rt.config().cuda, a->shape, e);
     a->pitch = uint64_t(a->width) * a->texel_bytes;
     a->slice = a->pitch * a->height;
     a->base = rt.malloc(a->slice * a->slices);

@@ -161,6 +161,27 @@ BOOST_AUTO_TEST_CASE(bad_manifests_get_clear_errors) {
     BOOST_TEST(error_of(write("e11.json", "{ not json")).find("invalid JSON") != std::string::npos);
 }
 
+// The textures section names what is wrong with an entry, and where.
+BOOST_AUTO_TEST_CASE(bad_textures_get_clear_errors) {
+    auto t = [&](const std::string& name, const std::string& texture) {
+        return error_of(write(name, R"({"module": "vadd.ptx", "buffers": [{"name": "a", "bytes": 256}],
+          "textures": [)" + texture + R"(],
+          "launches": [{"kernel": "vadd", "grid": [1], "block": [1], "args": [{"texture": "x"}]}]})"));
+    };
+    BOOST_TEST(t("t1.json", R"({"name": "x", "buffer": "a", "format": "u8x3", "width": 4})")
+                   .find("textures[0]: format \"u8x3\": expected u8, s16, f32") != std::string::npos);
+    BOOST_TEST(t("t2.json", R"({"name": "x", "buffer": "a", "format": "f32", "width": 16, "height": 16})")
+                   .find("textures[0]: the texels need 1024 bytes but buffer \"a\" holds 256") != std::string::npos);
+    BOOST_TEST(t("t3.json", R"({"name": "x", "buffer": "a", "format": "u8", "width": 4, "filter": "linear"})")
+                   .find("linear filtering needs float channels or \"read\": \"normalized\"") != std::string::npos);
+    BOOST_TEST(t("t4.json", R"({"name": "x", "buffer": "zz", "format": "u8", "width": 4})")
+                   .find("textures[0]: unknown buffer \"zz\"") != std::string::npos);
+    BOOST_TEST(t("t5.json", R"({"name": "x", "buffer": "a", "format": "u8", "width": 4, "address": "repeat"})")
+                   .find("address mode \"repeat\": expected wrap, clamp, mirror or border") != std::string::npos);
+    BOOST_TEST(t("t6.json", R"({"name": "x", "buffer": "a", "format": "f32", "width": 4, "bind": "nosuch"})")
+                   .find("the module has no .texref, .samplerref or .surfref \"nosuch\"") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(buffer_too_small_for_the_kernel_faults_with_thread_named) {
     // 32768 elements over 1024-byte buffers: the first access past their 64 KiB page faults. Every
     // thread of block 64 reads past it; which warp the SM runs first decides the thread named.
