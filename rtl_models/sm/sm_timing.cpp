@@ -75,6 +75,16 @@ uint64_t SmCore::operand_ready(const Warp& w, const Inst& in) const {
     for (int16_t p : {in.guard, in.pd, in.pa, in.pb, in.pc})
         if (p >= 0) r = std::max(r, pr[p]);
     if (in.op_class == OpClass::Fence) r = std::max(r, w.mem_done);
+    // Texture and surface instructions read more rows than Inst names: all their coordinates,
+    // the sampler, and a store's values.
+    if (in.space == MemSpace::Texture) {
+        const TexOperands& o = m_ctx.kernel->tex_operands[in.target];
+        for (Row row : o.coord)
+            if (row >= 0) r = std::max(r, rr[row]);
+        if (o.sampler >= 0) r = std::max(r, rr[o.sampler]);
+        for (Row row : o.value)
+            if (row >= 0) r = std::max(r, rr[row]);
+    }
     static const ExecFn call = call_fn(), ret = ret_fn(), sys = syscall_fn();
     if (in.op_class == OpClass::Branch && (in.fn == call || in.fn == ret || in.fn == sys))
         for (uint64_t v : w.reg_ready) r = std::max(r, v);

@@ -6,7 +6,9 @@ namespace gpusim::tex {
 
 namespace {
 
-constexpr double kCoordLimit = 1099511627776.0;   // 2^40: far enough outside any texture
+// Far enough outside any texture, and an even integer like every float beyond 2^24, so wrap and
+// mirror see what they would see at the real coordinate; in fixed point it stays below 2^62.
+constexpr double kCoordLimit = 274877906944.0;   // 2^38
 
 int64_t fixed(double x) {
     if (std::isnan(x)) return 0;   // a NaN coordinate reads texel 0 (measured)
@@ -65,7 +67,7 @@ int64_t unorm16(uint32_t v, uint32_t bytes) { return bytes == 1 ? int64_t(v) * 2
 // matches 76% of them, six fraction bits 96%; the rest is not yet worked out (docs/textures.md).
 constexpr int kSnormFracBits = 6;
 int64_t snorm16(int32_t v, uint32_t bytes) {
-    if (bytes != 1) return int64_t(v) << kSnormFracBits;
+    if (bytes != 1) return int64_t(v) * (int64_t(1) << kSnormFracBits);
     return int64_t(std::floor(double(v) * 32767.0 * double(1 << kSnormFracBits) / 127.0 + 0.5));
 }
 
@@ -98,7 +100,10 @@ int64_t texel_coordinate(float x, uint32_t size, bool normalized, AddressMode mo
     }
     // Mirror works on texel indices (address_index): the filter's neighbours and weights are
     // those of the unmirrored coordinate, mirrored.
-    return u * int64_t(size);
+    // Saturate rather than overflow: far outside, clamp and border give the same texel.
+    const int64_t n = std::max<int64_t>(size, 1);
+    const int64_t limit = (int64_t(1) << 62) / n;
+    return std::clamp(u, -limit, limit) * n;
 }
 
 int64_t address_index(int64_t i, uint32_t size, AddressMode mode, bool normalized) {

@@ -23,19 +23,6 @@ void fill_3d(Runtime& rt, const cudaPitchedPtr& pp, int value, const cudaExtent&
         fill_2d(rt, static_cast<char*>(pp.ptr) + z * pp.ysize * pp.pitch, pp.pitch, uint8_t(value), 1, e.width, e.height, s);
 }
 
-// A linear copy queued on a stream, or a memcpy node of the stream's capture.
-void copy_async(Context& c, void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s) {
-    if (GraphNode* node = c.capture_node(s, cudaGraphNodeTypeMemcpy)) {
-        node->is_1d = true;
-        node->dst = dst;
-        node->src = src;
-        node->bytes = n;
-        node->kind = kind;
-        return;
-    }
-    copy(c.rt(), dst, src, n, kind, c.stream(s), false);
-}
-
 // A symbol's range [offset, offset+count), checked against its size.
 DevicePtr symbol_range(Context& c, const void* symbol, size_t count, size_t offset) {
     auto [addr, size] = c.symbol(symbol);
@@ -232,16 +219,7 @@ CUDART_API cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, s
 CUDART_API cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                          size_t height, cudaMemcpyKind kind, cudaStream_t s) {
     return guard([&](Context& c) {
-        if (GraphNode* node = c.capture_node(s, cudaGraphNodeTypeMemcpy)) {
-            cudaMemcpy3DParms& q = node->copy3d;
-            q = cudaMemcpy3DParms{};
-            q.srcPtr = cudaPitchedPtr{const_cast<void*>(src), spitch, width, height};
-            q.dstPtr = cudaPitchedPtr{dst, dpitch, width, height};
-            q.extent = cudaExtent{width, height, 1};
-            q.kind = kind;
-            return;
-        }
-        copy_2d(c.rt(), dst, dpitch, src, spitch, width, height, kind, c.stream(s), false);
+        copy_2d_async(c, dst, dpitch, src, spitch, width, height, kind, s);
     });
 }
 

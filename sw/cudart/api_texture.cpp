@@ -142,10 +142,16 @@ char* array_at(const cudaArray* a, size_t w_offset, size_t h_offset) {
     return reinterpret_cast<char*>(a->base) + h_offset * a->pitch + w_offset;
 }
 
-// A 2D copy into or out of an array's rows (offsets and width in bytes, as CUDA gives them).
+// A 2D copy into or out of an array's rows (offsets and width in bytes, as CUDA gives them): the
+// synchronous forms wait for it, the asynchronous ones queue it or record it in a capture.
 void array_rows(Context& c, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                 cudaMemcpyKind kind, cudaStream_t s, bool sync) {
-    copy_2d(c.rt(), dst, dpitch, src, spitch, width, height, kind, sync ? 0 : c.stream(s), sync);
+    if (sync) {
+        c.check_not_capturing(nullptr);
+        copy_2d(c.rt(), dst, dpitch, src, spitch, width, height, kind, 0, true);
+    } else {
+        copy_2d_async(c, dst, dpitch, src, spitch, width, height, kind, s);
+    }
 }
 
 void check_rows(const cudaArray* a, size_t w_offset, size_t h_offset, size_t width, size_t height) {
@@ -255,7 +261,12 @@ void linear_array_copy(Context& c, void* dst, const void* src, const cudaArray* 
                        size_t count, cudaMemcpyKind kind, cudaStream_t s, bool sync) {
     const size_t start = h_offset * a->pitch + w_offset;
     require(w_offset <= a->pitch && start + count <= a->slice * a->slices, "the copy leaves the array");
-    copy(c.rt(), dst, src, count, kind, sync ? 0 : c.stream(s), sync);
+    if (sync) {
+        c.check_not_capturing(nullptr);
+        copy(c.rt(), dst, src, count, kind, 0, true);
+    } else {
+        copy_async(c, dst, src, count, kind, s);
+    }
 }
 } // namespace
 

@@ -45,6 +45,32 @@ void copy_2d(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spit
     if (sync) rt.synchronize(s);
 }
 
+void copy_async(Context& c, void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s) {
+    if (GraphNode* node = c.capture_node(s, cudaGraphNodeTypeMemcpy)) {
+        node->is_1d = true;
+        node->dst = dst;
+        node->src = src;
+        node->bytes = n;
+        node->kind = kind;
+        return;
+    }
+    copy(c.rt(), dst, src, n, kind, c.stream(s), false);
+}
+
+void copy_2d_async(Context& c, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                   cudaMemcpyKind kind, cudaStream_t s) {
+    if (GraphNode* node = c.capture_node(s, cudaGraphNodeTypeMemcpy)) {
+        cudaMemcpy3DParms& q = node->copy3d;
+        q = cudaMemcpy3DParms{};
+        q.srcPtr = cudaPitchedPtr{const_cast<void*>(src), spitch, width, height};
+        q.dstPtr = cudaPitchedPtr{dst, dpitch, width, height};
+        q.extent = cudaExtent{width, height, 1};
+        q.kind = kind;
+        return;
+    }
+    copy_2d(c.rt(), dst, dpitch, src, spitch, width, height, kind, c.stream(s), false);
+}
+
 void copy_3d(Runtime& rt, const cudaMemcpy3DParms* p, StreamId s, bool sync) {
     require(p, "cudaMemcpy3D: null parameters");
     require(!(p->srcArray && (p->srcPtr.ptr)) && !(p->dstArray && p->dstPtr.ptr), "cudaMemcpy3D: an array and a pointer on one side");

@@ -278,6 +278,7 @@ void Decoder::need(const ptx::Instruction& pi, size_t lo, size_t hi) const {
 
 void Decoder::address(const Operand& o, Inst& in, MemSpace space, const ptx::Instruction& pi) {
     if (o.kind != Operand::Kind::Address) fail(o.loc, "expected an address in brackets");
+    if (!o.elems.empty()) fail(o.elems[0].loc, "only texture and surface instructions take operands after the address");
     in.offset = o.offset;
     if (space == MemSpace::Shared || space == MemSpace::Local || space == MemSpace::Param) in.dest_flags |= kAddr32;
     if (o.reg >= 0) {

@@ -34,6 +34,10 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* t, const cudaResourceDe
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t);
 cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* s, const cudaResourceDesc* res);
 cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* td, cudaTextureObject_t t);
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_offset, const void* src, size_t spitch,
+                                     size_t width, size_t height, int kind, cudaStream_t s);
+cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
+                                  size_t width, size_t height, int kind);
 cudaError_t cudaFree(void* p);
 cudaError_t cudaMallocHost(void** p, size_t size);
 cudaError_t cudaFreeHost(void* p);
@@ -325,4 +329,34 @@ BOOST_AUTO_TEST_CASE(arrays_and_texture_objects_check_their_arguments) {
     BOOST_TEST(cudaFreeArray(a) == 0);
     BOOST_TEST(cudaFreeArray(a) == 400);   // cudaErrorInvalidResourceHandle
     cudaGetLastError();
+}
+
+// An array copy on a capturing stream becomes a graph node: nothing moves until the graph runs.
+BOOST_AUTO_TEST_CASE(array_copies_are_captured_into_graphs) {
+    cudaGetLastError();
+    const cudaChannelFormatDesc u32 = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
+    cudaArray_t a = nullptr;
+    BOOST_REQUIRE(cudaMallocArray(&a, &u32, 4, 2, 0) == 0);
+    const uint32_t zeros[8] = {}, values[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    BOOST_REQUIRE(cudaMemcpy2DToArrayAsync(a, 0, 0, zeros, 16, 16, 2, 1, nullptr) == 0);
+    cudaStream_t s = nullptr;
+    BOOST_REQUIRE(cudaStreamCreate(&s) == 0);
+    BOOST_REQUIRE(cudaStreamBeginCapture(s, 0) == 0);
+    BOOST_REQUIRE(cudaMemcpy2DToArrayAsync(a, 4, 1, values, 16, 8, 1, 1, s) == 0);   // row 1, elements 1 and 2
+    cudaGraph_t g = nullptr;
+    BOOST_REQUIRE(cudaStreamEndCapture(s, &g) == 0);
+    uint32_t back[8] = {99};
+    BOOST_REQUIRE(cudaMemcpy2DFromArray(back, 16, a, 0, 0, 16, 2, 2) == 0);
+    BOOST_TEST(back[5] == 0u);   // captured, not yet run
+    cudaGraphExec_t e = nullptr;
+    BOOST_REQUIRE(cudaGraphInstantiate(&e, g, 0) == 0);
+    BOOST_REQUIRE(cudaGraphLaunch(e, s) == 0);
+    BOOST_REQUIRE(cudaStreamSynchronize(s) == 0);
+    BOOST_REQUIRE(cudaMemcpy2DFromArray(back, 16, a, 0, 0, 16, 2, 2) == 0);
+    const uint32_t want[8] = {0, 0, 0, 0, 0, 1, 2, 0};
+    for (int k = 0; k < 8; ++k) BOOST_TEST(back[k] == want[k]);
+    cudaGraphExecDestroy(e);
+    cudaGraphDestroy(g);
+    cudaStreamDestroy(s);
+    BOOST_TEST(cudaFreeArray(a) == 0);
 }
