@@ -6,6 +6,7 @@
 #include "tex/tex_ops.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -107,6 +108,8 @@ private:
         if (o.op != Op::TypeTest && !(surface ? m_header.is_surface() : m_header.is_texture()))
             invalid(handle, o, lane, m_header.is_texture() || m_header.is_surface() ? (surface ? "a texture, not a surface" : "a surface, not a texture")
                                                                                     : "not a live object (destroyed, or never created)");
+        if (!m_header.well_formed()) invalid(handle, o, lane, "the object's header in device memory is corrupt");
+        if (m_header.sampler_only) invalid(handle, o, lane, "a reference with sampler state only: no texture is bound to it");
         m_handle = handle;
         m_valid = true;
     }
@@ -115,9 +118,14 @@ private:
     void apply_sampler(ExecContext& c, Warp& w, const TexOperands& o, int lane) {
         uint64_t sh = c.src(w, o.sampler)[lane];
         if (o.sampler_in_memory) read_memory(c, sh, &sh, 8, lane);
+        if (sh == 0 || sh % alignof(uint64_t)) invalid(sh, o, lane, "a null or misaligned sampler handle (no sampler created or bound)");
         tex::Header s;
-        read_memory(c, sh, &s, sizeof s, lane);
-        if (!s.is_texture()) invalid(sh, o, lane, "not a sampler");
+        try {
+            read_memory(c, sh, &s, sizeof s, lane);
+        } catch (const AccessFault&) {
+            invalid(sh, o, lane, "no sampler at that address");
+        }
+        if (!s.is_texture() || !s.well_formed()) invalid(sh, o, lane, "not a sampler");
         m_header.linear_filter = s.linear_filter;
         m_header.normalized_coords = s.normalized_coords;
         std::copy(s.address, s.address + 3, m_header.address);
@@ -188,8 +196,10 @@ SurfacePlace surface_place(ExecContext& c, Warp& w, const TexOperands& o, int la
 uint64_t surface_address(const tex::Header& h, const TexOperands& o, SurfacePlace p, uint32_t bytes, int lane) {
     const int64_t row = int64_t(h.width) * h.texel_bytes;
     const int64_t rows = h.dims() >= 2 ? h.height : 1;
-    const int64_t slices = h.shape == tex::Shape::D3 ? h.depth : h.layered() ? h.layers : 1;
+    const int64_t slices = h.shape == tex::Shape::D3 ? h.depth : h.shape == tex::Shape::Cube ? 6
+                           : h.shape == tex::Shape::CubeLayered ? 6 * int64_t(h.layers) : h.layered() ? h.layers : 1;
     if (p.x % bytes) throw ExecFault(lane, fmt::format("misaligned surface access: byte {} of a row, {} bytes", p.x, bytes));
+    if (bytes > row) throw ExecFault(lane, fmt::format("surface access of {} bytes is wider than the surface's rows of {} bytes", bytes, row));
     const bool inside = p.x >= 0 && p.x + bytes <= row && p.y >= 0 && p.y < rows && p.z >= 0 && p.z < slices;
     if (!inside) {
         if (o.boundary == 0)
@@ -240,8 +250,9 @@ void sust_fn(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 
 template <class T>
 T reduce(T old, T v, uint8_t op) {
+    using U = std::make_unsigned_t<T>;
     switch (op) {
-    case 0: return T(old + v);
+    case 0: return T(U(old) + U(v));   // wraps, as the hardware's adder does
     case 1: return std::min(old, v);
     case 2: return std::max(old, v);
     case 3: return T(old & v);
@@ -315,7 +326,8 @@ void typetest_fn(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const TexOperands& o = c.kernel->tex_operands[in.target];
     LaneMask yes = 0;
     for_lanes(m, [&](int l) {
-        const uint64_t handle = c.src(w, o.handle)[l];
+        uint64_t handle = c.src(w, o.handle)[l];
+        if (o.handle_in_memory) read_memory(c, handle, &handle, 8, l);
         tex::Header h;
         bool ok = handle && handle % 8 == 0;
         if (ok) {

@@ -34,9 +34,19 @@ struct Header {
     uint64_t pitch = 0;              // bytes from one row to the next
     uint64_t slice = 0;              // bytes from one depth slice (or layer, or cube face) to the next
     float border[4] = {0, 0, 0, 0};
-    uint8_t reserved[128 - 72] = {};
+    uint8_t sampler_only = 0;        // a reference's sampler state with no texture bound (PTX initializer)
+    uint8_t reserved[128 - 73] = {};
 
     bool is_texture() const { return magic == kTextureMagic; }
+    // Whether the fields describe something the unit can read (a header in device memory can be
+    // overwritten by any program).
+    bool well_formed() const {
+        return channels >= 1 && channels <= 4 && (channel_bytes == 1 || channel_bytes == 2 || channel_bytes == 4) &&
+               texel_bytes == channels * channel_bytes && uint8_t(shape) <= uint8_t(Shape::Buffer) &&
+               uint8_t(kind) <= uint8_t(ChannelKind::Float) && uint8_t(address[0]) <= uint8_t(AddressMode::Border) &&
+               uint8_t(address[1]) <= uint8_t(AddressMode::Border) && uint8_t(address[2]) <= uint8_t(AddressMode::Border) &&
+               width >= 1 && height >= 1 && depth >= 1 && layers >= 1;
+    }
     bool is_surface() const { return magic == kSurfaceMagic; }
     // Coordinates the shape takes besides its layer (cube maps take a direction of three).
     uint32_t dims() const {

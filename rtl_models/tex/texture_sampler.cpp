@@ -177,7 +177,7 @@ Texel border_texel(const Header& h, Path p) {
     Texel t;
     // Channels the format lacks read 0, as they do inside the texture.
     for (int c = 0; c < h.channels; ++c) {
-        const double b = h.border[c];
+        const double b = std::isnan(h.border[c]) ? 0.0 : double(h.border[c]);
         switch (p) {
         case Path::Float: t.f[c] = b; break;
         case Path::Unorm: {
@@ -320,9 +320,10 @@ Footprint footprint(const Header& h, const Geometry& g, const float c[3]) {
 
 Result fetch_buffer(const Header& h, const Request& r, Reader& mem) {
     const Path p = path_of(h);
-    const int64_t i = r.integer ? r.icoord[0] : int64_t(std::floor(r.coord[0]));
     // A buffer fetch outside the buffer returns zeros (measured).
-    if (i < 0 || i >= int64_t(h.width)) return Result{};
+    const double x = r.integer ? double(r.icoord[0]) : std::floor(double(r.coord[0]));
+    if (!(x >= 0 && x < double(h.width))) return Result{};
+    const int64_t i = int64_t(x);
     uint8_t bytes[16];
     mem.read(h.base + uint64_t(i) * h.texel_bytes, bytes, h.texel_bytes);
     return finish(h, p, decode_texel(h, p, bytes), 1);

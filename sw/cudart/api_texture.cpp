@@ -62,8 +62,9 @@ tex::Header resource_header(Runtime& rt, const cudaResourceDesc& r) {
         require(reinterpret_cast<uintptr_t>(l.devPtr) % rt.config().cuda.texture_alignment == 0,
                 "a linear texture must start at a multiple of cudaDevAttrTextureAlignment (cuda.texture_alignment)");
         h.shape = tex::Shape::Buffer;
+        require(l.sizeInBytes >= h.texel_bytes && l.sizeInBytes / h.texel_bytes <= rt.config().cuda.texture_1d_linear,
+                "linear texture size out of range (cudaDevAttrMaxTexture1DLinearWidth)");
         h.width = uint32_t(l.sizeInBytes / h.texel_bytes);
-        require(h.width >= 1 && l.sizeInBytes / h.texel_bytes <= (uint64_t(1) << 27), "linear texture size out of range");
         h.base = reinterpret_cast<DevicePtr>(l.devPtr);
         h.pitch = h.slice = l.sizeInBytes;
         break;
@@ -71,6 +72,9 @@ tex::Header resource_header(Runtime& rt, const cudaResourceDesc& r) {
     case cudaResourceTypePitch2D: {
         const auto& p = r.res.pitch2D;
         set_format(h, p.desc);
+        const auto& limit = rt.config().cuda.texture_2d_linear;   // width, height, pitch in bytes
+        require(p.width <= limit[0] && p.height <= limit[1] && p.pitchInBytes <= limit[2],
+                "pitched texture larger than cudaDevAttrMaxTexture2DLinear* allows");
         require(p.devPtr && rt.is_device(reinterpret_cast<DevicePtr>(p.devPtr), std::max<size_t>(p.pitchInBytes * p.height, 1)),
                 "a pitched texture needs device memory");
         require(p.width >= 1 && p.height >= 1 && p.width * h.texel_bytes <= p.pitchInBytes, "pitched texture extent", Error::InvalidValue);
@@ -115,7 +119,9 @@ void set_sampler(tex::Header& h, const cudaTextureDesc& t) {
 uint64_t publish(Context& c, const tex::Header& h, const ObjectRecord& rec) {
     Runtime& rt = c.rt();
     const DevicePtr at = rt.malloc(sizeof h);
-    rt.copy_to_device(at, &h, sizeof h, 0);
+    // Written before the call returns, so a kernel on any stream may use the handle at once (the
+    // new address is in no queued work).
+    rt.memcpy_to_device(at, &h, sizeof h);
     objects()[at] = rec;
     return at;
 }
@@ -138,7 +144,7 @@ void destroy_object(Context& c, uint64_t handle, bool surface) {
 }
 
 char* array_at(const cudaArray* a, size_t w_offset, size_t h_offset) {
-    require(w_offset <= a->pitch && h_offset < a->height * a->slices, "array offset out of range");
+    require(w_offset <= a->pitch && h_offset < uint64_t(a->height) * a->slices, "array offset out of range");
     return reinterpret_cast<char*>(a->base) + h_offset * a->pitch + w_offset;
 }
 
@@ -155,7 +161,16 @@ void array_rows(Context& c, void* dst, size_t dpitch, const void* src, size_t sp
 }
 
 void check_rows(const cudaArray* a, size_t w_offset, size_t h_offset, size_t width, size_t height) {
-    require(w_offset + width <= a->pitch && h_offset + height <= a->height * a->slices, "the copy leaves the array");
+    const uint64_t rows = uint64_t(a->height) * a->slices;
+    require(w_offset <= a->pitch && width <= a->pitch - w_offset && h_offset <= rows && height <= rows - h_offset,
+            "the copy leaves the array");
+}
+
+// An array is device memory: a copy kind that says otherwise is refused.
+void check_kind(cudaMemcpyKind kind, bool array_is_source) {
+    const bool ok = kind == cudaMemcpyDefault || kind == cudaMemcpyDeviceToDevice ||
+                    kind == (array_is_source ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice);
+    require(ok, "an array copy's array side is device memory: that copy kind contradicts it", Error::InvalidMemcpyDirection);
 }
 
 } // namespace
@@ -207,6 +222,7 @@ CUDART_API cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc* desc, cudaArray
 CUDART_API cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void* src, size_t spitch,
                                            size_t width, size_t height, cudaMemcpyKind kind) {
     return guard([&](Context& c) {
+        check_kind(kind, false);
         const cudaArray* a = array_of(dst);
         check_rows(a, w_offset, h_offset, width, height);
         array_rows(c, array_at(a, w_offset, h_offset), a->pitch, src, spitch, width, height, kind, nullptr, true);
@@ -216,6 +232,7 @@ CUDART_API cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_offset, siz
 CUDART_API cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_offset, const void* src, size_t spitch,
                                                 size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t s) {
     return guard([&](Context& c) {
+        check_kind(kind, false);
         const cudaArray* a = array_of(dst);
         check_rows(a, w_offset, h_offset, width, height);
         array_rows(c, array_at(a, w_offset, h_offset), a->pitch, src, spitch, width, height, kind, s, false);
@@ -225,6 +242,7 @@ CUDART_API cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t w_offset
 CUDART_API cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
                                              size_t width, size_t height, cudaMemcpyKind kind) {
     return guard([&](Context& c) {
+        check_kind(kind, true);
         const cudaArray* a = array_of(src);
         check_rows(a, w_offset, h_offset, width, height);
         array_rows(c, dst, dpitch, array_at(a, w_offset, h_offset), a->pitch, width, height, kind, nullptr, true);
@@ -234,6 +252,7 @@ CUDART_API cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray
 CUDART_API cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src, size_t w_offset, size_t h_offset,
                                                   size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t s) {
     return guard([&](Context& c) {
+        check_kind(kind, true);
         const cudaArray* a = array_of(src);
         check_rows(a, w_offset, h_offset, width, height);
         array_rows(c, dst, dpitch, array_at(a, w_offset, h_offset), a->pitch, width, height, kind, s, false);
@@ -259,8 +278,10 @@ CUDART_API cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t w_dst, s
 namespace {
 void linear_array_copy(Context& c, void* dst, const void* src, const cudaArray* a, size_t w_offset, size_t h_offset,
                        size_t count, cudaMemcpyKind kind, cudaStream_t s, bool sync) {
-    const size_t start = h_offset * a->pitch + w_offset;
-    require(w_offset <= a->pitch && start + count <= a->slice * a->slices, "the copy leaves the array");
+    const uint64_t bytes = a->slice * a->slices;
+    require(w_offset <= a->pitch && h_offset < uint64_t(a->height) * a->slices, "array offset out of range");
+    const uint64_t start = h_offset * a->pitch + w_offset;
+    require(start <= bytes && count <= bytes - start, "the copy leaves the array");
     if (sync) {
         c.check_not_capturing(nullptr);
         copy(c.rt(), dst, src, count, kind, 0, true);
@@ -273,6 +294,7 @@ void linear_array_copy(Context& c, void* dst, const void* src, const cudaArray* 
 CUDART_API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_t h_offset, const void* src, size_t count,
                                          cudaMemcpyKind kind) {
     return guard([&](Context& c) {
+        check_kind(kind, false);
         const cudaArray* a = array_of(dst);
         linear_array_copy(c, reinterpret_cast<char*>(a->base) + h_offset * a->pitch + w_offset, src, a, w_offset, h_offset, count,
                           kind, nullptr, true);
@@ -282,6 +304,7 @@ CUDART_API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_offset, size_
 CUDART_API cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t w_offset, size_t h_offset, const void* src, size_t count,
                                               cudaMemcpyKind kind, cudaStream_t s) {
     return guard([&](Context& c) {
+        check_kind(kind, false);
         const cudaArray* a = array_of(dst);
         linear_array_copy(c, reinterpret_cast<char*>(a->base) + h_offset * a->pitch + w_offset, src, a, w_offset, h_offset, count,
                           kind, s, false);
@@ -291,6 +314,7 @@ CUDART_API cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t w_offset, 
 CUDART_API cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
                                            cudaMemcpyKind kind) {
     return guard([&](Context& c) {
+        check_kind(kind, true);
         const cudaArray* a = array_of(src);
         linear_array_copy(c, dst, reinterpret_cast<char*>(a->base) + h_offset * a->pitch + w_offset, a, w_offset, h_offset, count,
                           kind, nullptr, true);
@@ -300,6 +324,7 @@ CUDART_API cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, siz
 CUDART_API cudaError_t cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t w_offset, size_t h_offset, size_t count,
                                                 cudaMemcpyKind kind, cudaStream_t s) {
     return guard([&](Context& c) {
+        check_kind(kind, true);
         const cudaArray* a = array_of(src);
         linear_array_copy(c, dst, reinterpret_cast<char*>(a->base) + h_offset * a->pitch + w_offset, a, w_offset, h_offset, count,
                           kind, s, false);
@@ -313,7 +338,9 @@ CUDART_API cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t w_dst, siz
         const cudaArray* s = array_of(src);
         require(kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault, "array-to-array copies are device to device",
                 Error::InvalidMemcpyDirection);
-        require(h_src * s->pitch + w_src + count <= s->slice * s->slices, "the copy leaves the source array");
+        require(w_src <= s->pitch && h_src < uint64_t(s->height) * s->slices &&
+                    count <= s->slice * s->slices - (h_src * s->pitch + w_src),
+                "the copy leaves the source array");
         linear_array_copy(c, reinterpret_cast<char*>(d->base) + h_dst * d->pitch + w_dst,
                           reinterpret_cast<char*>(s->base) + h_src * s->pitch + w_src, d, w_dst, h_dst, count,
                           cudaMemcpyDeviceToDevice, nullptr, true);

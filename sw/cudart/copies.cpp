@@ -95,9 +95,14 @@ void copy_3d(Runtime& rt, const cudaMemcpy3DParms* p, StreamId s, bool sync) {
     auto inside = [&](cudaArray_const_t arr, const cudaPos& pos) {
         if (!arr) return;
         const cudaArray* a = array_of(arr);
-        require(pos.x + p->extent.width * elem <= a->pitch && pos.y + p->extent.height <= a->height &&
-                pos.z + p->extent.depth <= a->slices, "cudaMemcpy3D: the copy leaves the array");
+        const bool fits = pos.x <= a->pitch && p->extent.width <= (a->pitch - pos.x) / elem && pos.y <= a->height &&
+                          p->extent.height <= a->height - pos.y && pos.z <= a->slices && p->extent.depth <= a->slices - pos.z;
+        require(fits, "cudaMemcpy3D: the copy leaves the array");
     };
+    // An array side is device memory: a kind that says otherwise is refused.
+    require(!(p->srcArray && (p->kind == cudaMemcpyHostToDevice || p->kind == cudaMemcpyHostToHost)) &&
+                !(p->dstArray && (p->kind == cudaMemcpyDeviceToHost || p->kind == cudaMemcpyHostToHost)),
+            "cudaMemcpy3D: the copy kind contradicts an array side (arrays are device memory)", Error::InvalidMemcpyDirection);
     inside(p->srcArray, spos);
     inside(p->dstArray, dpos);
     const size_t w = p->extent.width * elem, h = p->extent.height, d = p->extent.depth;

@@ -76,6 +76,8 @@ Inst Decoder::decode_texture(const ptx::Instruction& pi, Inst& in) {
     auto access = [&](const Operand& o, bool want_coords) {
         if (o.kind != Operand::Kind::Address) fail(o.loc, "expected [handle, {coordinates}]");
         if (o.reg < 0 && o.sym.kind == SymbolRef::Kind::None) fail(o.loc, "expected a handle");
+        if (o.offset != 0) fail(o.loc, "a texture or surface handle takes no offset");
+        if (o.elems.size() > 2) fail(o.elems[2].loc, "expected [handle, {coordinates}] or [texture, sampler, {coordinates}]");
         texture_handle(o, t.handle, t.handle_in_memory);
         size_t k = 0;
         if (want_coords && o.elems.size() == 2) texture_handle(o.elems[k++], t.sampler, t.sampler_in_memory);
@@ -87,7 +89,11 @@ Inst Decoder::decode_texture(const ptx::Instruction& pi, Inst& in) {
         const Operand& c = o.elems[k];
         std::vector<Operand> coords = c.kind == Operand::Kind::Vector ? c.elems : std::vector<Operand>{c};
         if (coords.size() != t.ncoord) fail(c.loc, fmt::format("'{}' takes {} coordinates, found {}", pi.full_name(), t.ncoord, coords.size()));
-        for (size_t e = 0; e < coords.size(); ++e) t.coord[e] = source(coords[e], t.integer_coords ? "s32" : "f32");
+        // A layered shape's layer index is an integer, whatever the coordinates' type.
+        const bool layered = tex::Shape(t.shape) == tex::Shape::Layered1 || tex::Shape(t.shape) == tex::Shape::Layered2 ||
+                             tex::Shape(t.shape) == tex::Shape::CubeLayered;
+        for (size_t e = 0; e < coords.size(); ++e)
+            t.coord[e] = source(coords[e], t.integer_coords || (layered && e == 0) ? "s32" : "f32");
     };
     auto results = [&](const Operand& o) {
         std::vector<Operand> v = o.kind == Operand::Kind::Vector ? o.elems : std::vector<Operand>{o};
@@ -110,11 +116,17 @@ Inst Decoder::decode_texture(const ptx::Instruction& pi, Inst& in) {
         t.integer_coords = mods.back() == "s32";
         if (op == "tld4") {
             static const char* comps[] = {"r", "g", "b", "a"};
+            bool found = false;
             for (int k = 0; k < 4; ++k)
-                if (has(mods, comps[k])) t.component = uint8_t(k);
+                if (has(mods, comps[k])) { t.component = uint8_t(k); found = true; }
+            if (!found) bad("needs a component (.r, .g, .b, .a)");
+            if (shape != tex::Shape::D2 && shape != tex::Shape::Layered2 && shape != tex::Shape::Cube && shape != tex::Shape::CubeLayered)
+                bad("gathers 2d, a2d, cube or acube textures");
         }
         const size_t extra = has(mods, "level") ? 1 : has(mods, "grad") ? 2 : 0;
-        need(pi, 2, 2 + extra + 1);
+        // Offsets and depth comparison follow the coordinates; the model has neither.
+        if (ops.size() > 2 + extra) bad("texel offsets and depth comparison are not modelled");
+        need(pi, 2 + extra, 2 + extra);
         if (ops[0].kind == Operand::Kind::Pair) bad("the predicate result of a sparse fetch is not modelled");
         results(ops[0]);
         t.shape = uint8_t(shape);
@@ -126,8 +138,10 @@ Inst Decoder::decode_texture(const ptx::Instruction& pi, Inst& in) {
         const int q = query_of(mods);
         if (q < 0) bad("needs an attribute (width, height, depth, channel_data_type ...)");
         t.component = uint8_t(q);
-        need(pi, 2, 3);
+        if (has(mods, "level")) bad("per-level queries are not modelled: the model's textures have one level");
+        need(pi, 2, 2);
         results(ops[0]);
+        if (t.nvalue != 1) bad("answers into one register");
         access(ops[1], false);
     } else if (op == "suld" || op == "sust" || op == "sured") {
         t.op = op == "suld" ? Op::SurfLoad : op == "sust" ? Op::SurfStore : Op::SurfReduce;

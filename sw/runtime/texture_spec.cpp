@@ -115,8 +115,10 @@ TextureSpec parse_texture(const std::string& path, const std::string& w, const j
     if ((h.shape == tex::Shape::Cube || h.shape == tex::Shape::CubeLayered) && h.width != h.height)
         bad(path, w, "a cube map's faces are square: width and height must be equal");
     const uint64_t row = uint64_t(h.width) * h.texel_bytes;
+    if (j.contains("pitch") && !j["pitch"].is_number_unsigned()) bad(path, w, "\"pitch\" must be a byte count");
     h.pitch = j.contains("pitch") ? j["pitch"].get<uint64_t>() : row;
     if (h.pitch < row) bad(path, w, fmt::format("\"pitch\" {} is less than a row of {} bytes", h.pitch, row));
+    if (h.pitch > buf->second) bad(path, w, fmt::format("\"pitch\" {} is larger than buffer \"{}\"", h.pitch, s.buffer));
     h.slice = h.pitch * h.height;
     const uint64_t slices = h.shape == tex::Shape::D3 ? h.depth : h.shape == tex::Shape::Cube ? 6
                             : h.shape == tex::Shape::CubeLayered ? 6ull * h.layers : h.layers;
@@ -147,6 +149,7 @@ uint64_t create_texture(Runtime& rt, const TextureSpec& spec, DevicePtr buffer, 
 tex::Header reference_sampler(const ptx::Variable& v, const std::string& file) {
     tex::Header h;
     h.magic = tex::kTextureMagic;
+    h.sampler_only = 1;
     h.normalized_coords = v.type == "samplerref";   // a sampler normalizes unless told not to
     auto fail = [&](const ptx::Variable::OpaqueField& f, const std::string& why) {
         throw ptx::PtxError(file, f.loc, fmt::format("'{}' of '{}': {}", f.name, v.name, why));
