@@ -214,15 +214,19 @@ uint64_t surface_address(const tex::Header& h, const TexOperands& o, SurfacePlac
     return h.base + uint64_t(p.z) * h.slice + uint64_t(p.y) * h.pitch + uint64_t(p.x);
 }
 
+// Visits each active lane of a surface instruction with the address of its access of `bytes`
+// (0 when .zero drops it).
+template <class F>
+void for_surface_lanes(ExecContext& c, Warp& w, const TexOperands& o, LaneMask m, uint32_t bytes, F&& f) {
+    Headers headers;
+    for_lanes(m, [&](int l) { f(l, surface_address(headers.get(c, w, o, l), o, surface_place(c, w, o, l), bytes, l)); });
+}
+
 void suld_fn(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const TexOperands& o = c.kernel->tex_operands[in.target];
-    Headers headers;
-    const uint32_t bytes = uint32_t(o.value_bytes) * o.nvalue;
-    for_lanes(m, [&](int l) {
-        const tex::Header& h = headers.get(c, w, o, l);
-        const uint64_t a = surface_address(h, o, surface_place(c, w, o, l), bytes, l);
+    for_surface_lanes(c, w, o, m, uint32_t(o.value_bytes) * o.nvalue, [&](int l, uint64_t a) {
         uint8_t data[32] = {};
-        if (a) read_memory(c, a, data, bytes, l);
+        if (a) read_memory(c, a, data, uint32_t(o.value_bytes) * o.nvalue, l);
         for (int k = 0; k < o.nvalue; ++k) {
             uint64_t v = 0;
             std::memcpy(&v, data + k * o.value_bytes, o.value_bytes);
@@ -233,18 +237,14 @@ void suld_fn(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 
 void sust_fn(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const TexOperands& o = c.kernel->tex_operands[in.target];
-    Headers headers;
-    const uint32_t bytes = uint32_t(o.value_bytes) * o.nvalue;
-    for_lanes(m, [&](int l) {
-        const tex::Header& h = headers.get(c, w, o, l);
-        const uint64_t a = surface_address(h, o, surface_place(c, w, o, l), bytes, l);
+    for_surface_lanes(c, w, o, m, uint32_t(o.value_bytes) * o.nvalue, [&](int l, uint64_t a) {
         if (!a) return;
         uint8_t data[32] = {};
         for (int k = 0; k < o.nvalue; ++k) {
             const uint64_t v = c.src(w, o.value[k])[l];
             std::memcpy(data + k * o.value_bytes, &v, o.value_bytes);
         }
-        write_memory(c, a, data, bytes, l);
+        write_memory(c, a, data, uint32_t(o.value_bytes) * o.nvalue, l);
     });
 }
 
@@ -262,12 +262,9 @@ T reduce(T old, T v, uint8_t op) {
 
 void sured_fn(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const TexOperands& o = c.kernel->tex_operands[in.target];
-    Headers headers;
     const uint32_t bytes = o.value_bytes;
     // Lanes reduce one after the other, as a warp's atomics to one element are performed.
-    for_lanes(m, [&](int l) {
-        const tex::Header& h = headers.get(c, w, o, l);
-        const uint64_t a = surface_address(h, o, surface_place(c, w, o, l), bytes, l);
+    for_surface_lanes(c, w, o, m, bytes, [&](int l, uint64_t a) {
         if (!a) return;
         const uint64_t v = c.src(w, o.value[0])[l];
         uint64_t old = 0, out = 0;
