@@ -314,6 +314,11 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("chip", "malloc_heap_bytes", c.malloc_heap_bytes);
     r.get("sim", "quantum_cycles", c.quantum_cycles);
     r.get("sim", "warp_slice", c.sm.warp_slice);
+    std::string sfu_approx;
+    r.get("sfu", "approx", sfu_approx);
+    r.require(sfu_approx == "hardware" || sfu_approx == "ideal",
+              fmt::format("sfu.approx must be \"hardware\" or \"ideal\", got \"{}\"", sfu_approx));
+    c.sm.sfu_ideal = sfu_approx == "ideal";
     read_timing(r, c);
     r.check_unknown();
     r.require(c.num_sms >= 1, "chip.num_sms must be at least 1");

@@ -1,11 +1,18 @@
-// The special function unit: the .approx instructions (rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh),
-// div.approx and div.full. Real SFUs use table-driven approximations whose exact bits differ
-// between GPU generations; the model computes each function in double precision and rounds once,
-// which lies within every error bound the PTX ISA documents (reference §8.2). The golden tests
-// compare these with a tolerance and say which bound they check.
+// The special function unit: the .approx instructions (rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh)
+// in fp32, fp16 and bf16, div.approx and div.full.
+//
+// `sfu.approx` in the config chooses between two behaviours (ExecContext::sfu_ideal):
+// - hardware (the default): the results of a Hopper GPU, bit for bit, from tables captured on an
+//   H100 and the instruction sequences the GPU runs (mufu.h, approx_sequences.h, docs/sfu.md);
+// - ideal: each function computed in double precision and rounded once, which lies within every
+//   error bound the PTX ISA documents (reference §8.2).
 #include <cmath>
+#include <cstring>
 
 #include "alu/float_common.h"
+#include "alu/half.h"
+#include "sfu/approx_sequences.h"
+#include "sfu/mufu.h"
 #include "sm/op_select.h"
 
 namespace gpusim {
@@ -13,7 +20,7 @@ namespace {
 
 enum Fn : uint8_t { kRcp, kSqrt, kRsqrt, kEx2, kLg2, kSin, kCos, kTanh };
 
-double apply(uint8_t fn, double x) {
+double ideal(uint8_t fn, double x) {
     switch (fn) {
     case kRcp: return 1.0 / x;
     case kSqrt: return std::sqrt(x);
@@ -26,11 +33,23 @@ double apply(uint8_t fn, double x) {
     }
 }
 
+uint32_t hw_sin(uint32_t x, bool) { return approx::sin(x); }
+uint32_t hw_cos(uint32_t x, bool) { return approx::cos(x); }
+uint32_t hw_tanh(uint32_t x, bool) { return mufu::tanh(x); }
+
+using HwUnary = uint32_t (*)(uint32_t, bool);
+const HwUnary kHardware[] = {approx::rcp, approx::sqrt, approx::rsqrt, approx::ex2, approx::lg2, hw_sin, hw_cos, hw_tanh};
+
 template <bool Ftz>
 void approx_f32(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     uint64_t* d = w.row(in.d);
     const uint64_t* a = c.src(w, in.a);
-    for_lanes(m, [&](int l) { d[l] = finish<float, Ftz, false>(float(apply(in.aux, double(gpusim::in<float, Ftz>(a[l]))))); });
+    if (c.sfu_ideal) {
+        for_lanes(m, [&](int l) { d[l] = finish<float, Ftz, false>(float(ideal(in.aux, double(gpusim::in<float, Ftz>(a[l]))))); });
+        return;
+    }
+    const HwUnary hw = kHardware[in.aux];
+    for_lanes(m, [&](int l) { d[l] = hw(uint32_t(a[l]), Ftz); });
 }
 
 // div.approx: a * (1/b); for 2^126 < |b| < 2^128 the reciprocal underflows, giving a signed zero,
@@ -40,6 +59,12 @@ void div_f32(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     uint64_t* d = w.row(in.d);
     const uint64_t* a = c.src(w, in.a);
     const uint64_t* b = c.src(w, in.b);
+    if (!c.sfu_ideal) {
+        for_lanes(m, [&](int l) {
+            d[l] = Full ? approx::div_full(uint32_t(a[l]), uint32_t(b[l]), Ftz) : approx::div_approx(uint32_t(a[l]), uint32_t(b[l]), Ftz);
+        });
+        return;
+    }
     for_lanes(m, [&](int l) {
         float x = gpusim::in<float, Ftz>(a[l]), y = gpusim::in<float, Ftz>(b[l]);
         double r;
@@ -48,6 +73,63 @@ void div_f32(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         else
             r = double(x) / double(y);
         d[l] = finish<float, Ftz, false>(float(r));
+    });
+}
+
+// ---- 16-bit forms: tanh.approx.{f16,bf16}{,x2}, ex2.approx.f16{,x2}, ex2.approx.ftz.bf16{,x2} ----
+
+enum HalfFn : uint8_t { kTanhF16, kTanhBf16, kEx2F16, kEx2Bf16 };
+
+double bf16_to_double(uint16_t h) {
+    const uint32_t bits = uint32_t(h) << 16;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+// Rounds to nearest even bf16 through a float rounded to odd, which is exact for any narrower format.
+uint16_t double_to_bf16(double x) {
+    if (std::isnan(x)) return 0x7FFF;
+    float f = float(x);
+    if (std::fabs(double(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    if (double(f) != x) bits |= 1;
+    if ((bits & 0x7F800000u) == 0x7F800000u) return uint16_t(bits >> 16);  // overflowed to inf
+    bits += 0x7FFF + ((bits >> 16) & 1);
+    return uint16_t(bits >> 16);
+}
+
+uint16_t flush_bf16(uint16_t h) { return (h & 0x7F80) == 0 ? uint16_t(h & 0x8000) : h; }
+
+uint16_t half_ideal(uint8_t fn, uint16_t h) {
+    switch (fn) {
+    case kTanhF16: return double_to_half(std::tanh(half_to_double(h)), kRn);
+    case kEx2F16: return double_to_half(std::exp2(half_to_double(h)), kRn);
+    case kTanhBf16: return double_to_bf16(std::tanh(bf16_to_double(h)));
+    default: return flush_bf16(double_to_bf16(std::exp2(bf16_to_double(flush_bf16(h)))));
+    }
+}
+
+uint16_t half_hardware(uint8_t fn, uint16_t h) {
+    switch (fn) {
+    case kTanhF16: return mufu::tanh_f16(h);
+    case kEx2F16: return mufu::ex2_f16(h);
+    case kTanhBf16: return mufu::tanh_bf16(h);
+    default: return mufu::ex2_bf16(h);
+    }
+}
+
+// One value in the low 16 bits, or two independent halves for the x2 forms (two MUFU operations).
+template <bool X2>
+void approx_16(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    uint64_t* d = w.row(in.d);
+    const uint64_t* a = c.src(w, in.a);
+    auto one = c.sfu_ideal ? half_ideal : half_hardware;
+    for_lanes(m, [&](int l) {
+        uint64_t r = one(in.aux, uint16_t(a[l]));
+        if constexpr (X2) r |= uint64_t(one(in.aux, uint16_t(a[l] >> 16))) << 16;
+        d[l] = r;
     });
 }
 
@@ -79,6 +161,15 @@ OpChoice pick(ExecFn fn, uint8_t aux, Layout layout = Layout::D_A) {
     return c;
 }
 
+// The 16-bit forms PTX has: tanh in f16 and bf16 (sm_75, sm_90), ex2 in f16 and, with .ftz, bf16.
+OpChoice select_16(const OpSpec& s, bool tanh) {
+    const bool f16 = s.has("f16") || s.has("f16x2"), x2 = s.has("f16x2") || s.has("bf16x2");
+    if (!tanh && !f16 && !s.has("ftz")) return {};
+    if (s.has("ftz") && (tanh || f16)) return {};
+    const uint8_t fn = tanh ? (f16 ? kTanhF16 : kTanhBf16) : (f16 ? kEx2F16 : kEx2Bf16);
+    return pick(x2 ? approx_16<true> : approx_16<false>, fn);
+}
+
 } // namespace
 
 OpChoice select_sfu_op(const OpSpec& s) {
@@ -99,6 +190,11 @@ OpChoice select_sfu_op(const OpSpec& s) {
     if (t == "f32") return pick(ftz ? approx_f32<true> : approx_f32<false>, uint8_t(fn));
     if (t == "f64" && fn == kRcp && ftz) return pick(approx_ftz_f64<false>, uint8_t(fn));
     if (t == "f64" && fn == kRsqrt) return pick(ftz ? approx_ftz_f64<true> : rsqrt_f64, uint8_t(fn));
+    const bool sixteen = t == "f16" || t == "f16x2" || s.has("bf16") || s.has("bf16x2");
+    if (sixteen && (fn == kTanh || fn == kEx2)) {
+        OpChoice c = select_16(s, fn == kTanh);
+        if (c.fn) return c;
+    }
     OpChoice c;
     c.error = "unsupported instruction '" + s.full_name() + "'";
     return c;

@@ -46,6 +46,7 @@ struct ExecContext {
     uint32_t smid = 0;
     uint64_t* pm_events = nullptr;   // the SM's kPmCounters pmevent counters
     DeviceServices* services = nullptr;   // device heap and printf output; null in bare unit tests
+    bool sfu_ideal = false;               // sfu.approx: "ideal" rather than the captured hardware results
 
     const uint64_t* src(Warp& w, Row r) const {
         return r >= 0 ? w.regs.data() + size_t(r) * kWarpSize : kernel->imm_row(r);

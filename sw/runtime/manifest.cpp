@@ -295,7 +295,8 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
         };
         for (const auto& o : l.outputs) {
             std::vector<uint8_t> data = fetch(o.buffer);
-            fs::create_directories(fs::path(o.file).parent_path());
+            const fs::path folder = fs::path(o.file).parent_path();  // empty for a manifest in the working folder
+            if (!folder.empty()) fs::create_directories(folder);
             std::ofstream f(o.file, std::ios::binary);
             f.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));
             if (!f) throw std::runtime_error(fmt::format("{}: error: cannot write \"{}\"", m.path, o.file));

@@ -1,58 +1,43 @@
 // fapprox: approximate f32/f64 instructions and the libm f32 functions, against the GPU.
 //
 // Covers rcp/sqrt/rsqrt/ex2/lg2/sin/cos.approx.f32 (each plain and .ftz), tanh.approx.f32,
+// tanh.approx and ex2.approx in .f16 and .f16x2,
 // div.approx/div.full.f32 (+.ftz), rcp.approx.ftz.f64, rsqrt.approx.f64, rsqrt.approx.ftz.f64,
 // the CUDA fast intrinsics (__expf __logf __powf __sinf __cosf __fdividef rsqrtf __frsqrt_rn) and
 // the libm f32 functions (sinf cosf tanf expf exp2f logf log2f powf erff sqrtf atan2f).
 //
-// The GPU's approximations are not correctly rounded and the model computes them correctly
-// rounded (from double-precision math), so each approximate case carries a tolerance (README:
-// any of ulp/abs/rel passes). Bound = documented error bound (PTX ISA 9.2 section 9.7.3) + 0.5 ulp
-// for the model's own rounding, with "rel" measured against the GPU's value:
-//   rcp.approx           ulp 1 (ISA)            -> {"ulp":1.5}
-//   sqrt.approx          rel 2^-23              -> {"rel":2^-23+2^-24 = 1.79e-7, "ulp":1}
-//   rsqrt.approx         rel 2^-22.9 = 1.2777e-7 -> {"rel":1.2777e-7+2^-24 = 1.874e-7, "ulp":1}
-//   ex2.approx           ulp 2 (full range)     -> {"ulp":2.5}
-//   lg2.approx           abs 2^-22 in (0.5,2), else rel 2^-22
-//                                               -> {"abs":2^-22+2^-25 = 2.69e-7, "rel":2^-22+2^-24 = 2.99e-7, "ulp":1}
-//   sin/cos.approx       abs 2^-20.5 on [-2pi,2pi] -> {"abs":2^-20.5+2^-25 = 7.05e-7, "ulp":1}
-//                        abs 2^-14.7 on [-100pi,100pi] (the *_100pi cases) -> {"abs":3.77e-5, "ulp":1}
-//   tanh.approx          rel 2^-11              -> {"rel":2^-11+2^-24 = 4.884e-4, "ulp":1}
-//   div.approx/div.full  ulp 2                  -> {"ulp":2.5}
+// The model reproduces the GPU's special function unit bit for bit (sfu.approx = hardware, the
+// default; docs/sfu.md): every .approx f32 and f16 case here, div.approx and div.full, and so every
+// intrinsic and libm function built on them, is compared exactly (""). Only the f64 forms keep a
+// tolerance:
 //   rcp.approx.ftz.f64, rsqrt.approx.ftz.f64: no ISA bound ("gross approximation" from the top 20
 //     mantissa bits, low result word 0): {"type":"f64","rel":2^-18 = 3.815e-6}, i.e. two 2^-20
 //     quantizations (input, output) plus 2^-19 for the table; our choice, not a documented bound.
 //   rsqrt.approx.f64 ("emulated in software", no ISA bound): CUDA Programming Guide gives 1 ulp for
 //     double rsqrt(), which is this instruction -> {"type":"f64","ulp":1.5}.
 // Domain notes:
-//   - sin/cos (and __sinf/__cosf): the bound holds on [-2pi, 2pi] only, so the kernel maps the input
-//     there with integer operations (to2pi below: keeps sign and mantissa, replaces the exponent
-//     so |x| < 6; zero, subnormal, inf and NaN inputs are left as they are). The *_100pi cases map
-//     into |x| < 288 (< 100pi) and use the 2^-14.7 bound.
-//   - div.approx: "d = a * (1/b)"; the 2 ulp bound holds for |b| in [2^-126, 2^126], and for
-//     2^126 < |b| < 2^128 the result is 0 (NaN for a = inf). The inputs are not restricted: the
-//     model is expected to follow that definition, including subnormal divisors (1/b = inf).
-//   - __powf: see C_LIST for its domain and bound.
-// The composite intrinsics run the same PTX in the model, so only the approximate instructions in
-// them differ: their bounds are derived from those, next to each case below. The libm functions
-// whose PTX holds no .approx instruction are bit-exact (""); the ones that do are marked.
-//
-// Dropped variants: none rejected by ptxas for sm_75. ex2.approx.f16 / tanh.approx.f16 are left
-// out (they need an f16 tolerance type).
+//   - sin/cos (and __sinf/__cosf): most cases map the input into [-2pi, 2pi], where the ISA bounds
+//     the error, with integer operations (to2pi below: keeps sign and mantissa, replaces the
+//     exponent so |x| < 6; zero, subnormal, inf and NaN inputs are left as they are). The *_100pi
+//     cases map into |x| < 288 (< 100pi).
+//   - div.approx: "d = a * (1/b)", including subnormal divisors and 2^126 < |b| < 2^128.
+//   - __powf: the base in [2^-8, 2^9) and the exponent below 8 in magnitude (pow_base, pow_exp).
+// The bf16 forms (tanh.approx.bf16, ex2.approx.ftz.bf16) need PTX for sm_90 and this family is
+// built for sm_75: testbench/sfu checks them against every input instead.
 #include "golden.cuh"
 GOLDEN_FAMILY("fapprox", kF32, kF32, kF32)
 
 // ---- tolerances ----------------------------------------------------------------------------
 #define T_EXACT ""
-#define T_RCP "{\"type\":\"f32\",\"ulp\":1.5}"
-#define T_SQRT "{\"type\":\"f32\",\"rel\":1.79e-7,\"ulp\":1}"
-#define T_RSQRT "{\"type\":\"f32\",\"rel\":1.874e-7,\"ulp\":1}"
-#define T_EX2 "{\"type\":\"f32\",\"ulp\":2.5}"
-#define T_LG2 "{\"type\":\"f32\",\"abs\":2.69e-7,\"rel\":2.99e-7,\"ulp\":1}"
-#define T_SINCOS "{\"type\":\"f32\",\"abs\":7.05e-7,\"ulp\":1}"
-#define T_SINCOS100 "{\"type\":\"f32\",\"abs\":3.77e-5,\"ulp\":1}"
-#define T_TANH "{\"type\":\"f32\",\"rel\":4.884e-4,\"ulp\":1}"
-#define T_DIV "{\"type\":\"f32\",\"ulp\":2.5}"
+#define T_RCP T_EXACT
+#define T_SQRT T_EXACT
+#define T_RSQRT T_EXACT
+#define T_EX2 T_EXACT
+#define T_LG2 T_EXACT
+#define T_SINCOS T_EXACT
+#define T_SINCOS100 T_EXACT
+#define T_TANH T_EXACT
+#define T_DIV T_EXACT
 #define T_F64GROSS "{\"type\":\"f64\",\"rel\":3.815e-6}"
 #define T_F64RSQRT "{\"type\":\"f64\",\"ulp\":1.5}"
 
@@ -158,35 +143,15 @@ static __device__ __forceinline__ u32 pow_exp(u32 y) {
     X(rsqrt_approx_ftz_f64, "rsqrt.approx.ftz.f64", IDENT, T_F64GROSS)                   \
     X(rsqrt_approx_f64, "rsqrt.approx.f64", IDENT, T_F64RSQRT)
 
-// CUDA intrinsics and libm f32 functions. Tolerances of the composites (see their PTX):
-//   __expf = ex2.approx(x * log2e): the same mul.f32 in the model, so only ex2 differs: T_EX2.
-//   __logf = lg2.approx(x) * ln2 (mul.f32): |lg2 diff| <= 2^-22+2^-25 for x in (0.5,2), times
-//     0.6931 plus one rounding of a result < 0.7 (2^-24): abs 2.5e-7; elsewhere rel 2^-22+2^-24 plus
-//     two roundings (2 * 2^-24): rel 4.2e-7.
-//   __powf = ex2(y * lg2(x)), x in [2^-8, 2^9) and |y| < 8 (pow_base/pow_exp), so |lg2 x| <= 9 and
-//     |p| = |y lg2 x| < 72 (normal results only): |lg2 diff| <= 1.25 * 2^-22 * max(1, |lg2 x|)
-//     <= 2.68e-6, |p diff| <= 8 * 2.68e-6 + ulp(p) (2^-17) = 2.91e-5, result rel diff
-//     <= ln2 * 2.91e-5 + 2.5 ulp (3e-7) = 2.05e-5: rel 2.5e-5.
-//   __frsqrt_rn: rsqrt.approx.ftz seed + one Newton step + a correctly rounding final fma; it is
-//     documented as round-to-nearest, so the seed should not show: {"ulp":1} only covers that.
-// libm f32 functions whose PTX holds an approximate instruction (the others are bit-exact):
-//   exp2f = ex2.approx.f32 itself: T_EX2.
-//   expf: exact reduction, ex2.approx.ftz.f32 of |r| <= 0.5, times 2^k (exact for normal results;
-//     a subnormal result is rounded once more, so 2.5 ulp can become 3): {"ulp":3}.
-//   erff (|x| >= 1.0029): 1 - ex2.approx.ftz(t), with ex2 < 0.37: a 2.5-ulp difference of ex2
-//     (<= 2.5 * 2^-25) plus both roundings of the subtraction (results in [0.63, 1)) is <= 2.25 ulp:
-//     T_EX2. Smaller |x| are exact (a polynomial).
-//   tanf: odd quadrants return rcp.approx.ftz(-t) with no refinement: T_RCP (even ones are exact).
-//   powf: rcp.approx.ftz.f32 seed of 1/(m+1) inside log2, followed by a residual correction (fma)
-//     that cancels the seed error to second order in a hi/lo pair; only a rounding-boundary flip
-//     of the final result can remain: {"ulp":2}.
+// CUDA intrinsics and libm f32 functions, all exact, including those built on the approximate
+// instructions (__expf __logf __powf __sinf __cosf __fdividef rsqrtf tanf expf exp2f powf erff).
 // atan2f has no approximation but ptxas (sm_90, --fmad=true) contracts some of its plain
 // mul.f32/add.f32 pairs into FFMA; it is kept bit-exact, so the model must contract them too.
-#define T_LOGF "{\"type\":\"f32\",\"abs\":2.5e-7,\"rel\":4.2e-7}"
-#define T_POWF "{\"type\":\"f32\",\"rel\":2.5e-5}"
-#define T_ULP1 "{\"type\":\"f32\",\"ulp\":1}"
-#define T_ULP2 "{\"type\":\"f32\",\"ulp\":2}"
-#define T_EXPF "{\"type\":\"f32\",\"ulp\":3}"
+#define T_LOGF T_EXACT
+#define T_POWF T_EXACT
+#define T_ULP1 T_EXACT
+#define T_ULP2 T_EXACT
+#define T_EXPF T_EXACT
 #define C_LIST(X)                                                                        \
     X(c_expf_fast, __expf(x), IDENT, IDENT, T_EX2)                                       \
     X(c_logf_fast, __logf(x), IDENT, IDENT, T_LOGF)                                      \
@@ -208,15 +173,42 @@ static __device__ __forceinline__ u32 pow_exp(u32 y) {
     X(c_sqrtf, sqrtf(x), IDENT, IDENT, T_EXACT)                                          \
     X(c_atan2f, atan2f(x, y), IDENT, IDENT, T_EXACT)
 
+// one 16-bit operand (the low half of a), or two for the x2 forms
+#define K_H(name, ins, tol)                                                              \
+    GOLDEN_KERNEL(name) {                                                                \
+        unsigned i = GOLDEN_TID;                                                         \
+        unsigned short h = (unsigned short)a[i], r;                                      \
+        asm(ins " %0, %1;" : "=h"(r) : "h"(h));                                          \
+        d[i] = r;                                                                        \
+    }
+#define K_H2(name, ins, tol)                                                             \
+    GOLDEN_KERNEL(name) {                                                                \
+        unsigned i = GOLDEN_TID;                                                         \
+        u32 r;                                                                           \
+        asm(ins " %0, %1;" : "=r"(r) : "r"((u32)a[i]));                                  \
+        d[i] = r;                                                                        \
+    }
+#define H_LIST(X)                                                                        \
+    X(tanh_approx_f16, "tanh.approx.f16", T_EXACT)                                       \
+    X(ex2_approx_f16, "ex2.approx.f16", T_EXACT)
+#define H2_LIST(X)                                                                       \
+    X(tanh_approx_f16x2, "tanh.approx.f16x2", T_EXACT)                                   \
+    X(ex2_approx_f16x2, "ex2.approx.f16x2", T_EXACT)
+
 UN_LIST(K_UN)
+H_LIST(K_H)
+H2_LIST(K_H2)
 BIN_LIST(K_BIN)
 F64_LIST(K_F64)
 C_LIST(K_C)
 
 #define CASE(name, ins, dom, tol) {#name, 16, 128, tol},
 #define CASE_C(name, expr, domx, domy, tol) {#name, 16, 128, tol},
+#define CASE_H(name, ins, tol) {#name, 16, 128, tol},
 GOLDEN_CASES {
     UN_LIST(CASE)
+    H_LIST(CASE_H)
+    H2_LIST(CASE_H)
     BIN_LIST(CASE)
     F64_LIST(CASE)
     C_LIST(CASE_C)

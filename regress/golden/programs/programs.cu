@@ -18,7 +18,7 @@
 //     __prof_trigger(0..7).
 // libm: sinf and logf compile to plain IEEE operations (sinf's large-argument reduction uses local
 // memory), no .approx, so they are bit-exact. expf uses ex2.approx.ftz.f32 and powf uses
-// rcp.approx.ftz.f32, so that case carries {"type":"f32","ulp":2}.
+// rcp.approx.ftz.f32, which the model reproduces bit for bit (docs/sfu.md): exact too.
 // Dropped: nothing rejected for compute_75.
 #include "golden.cuh"
 
@@ -376,7 +376,7 @@ GOLDEN_KERNEL(libm_sinf_logf) {
     d[i] = __float_as_uint(s) | (u64)__float_as_uint(l) << 32;
 }
 
-// expf uses ex2.approx.ftz.f32 and powf rcp.approx.ftz.f32: compared within 2 ulp.
+// expf uses ex2.approx.ftz.f32 and powf rcp.approx.ftz.f32, exact in the model's SFU.
 GOLDEN_KERNEL(libm_expf_powf) {
     u32 i = GOLDEN_TID, xa = (u32)a[i], yb = (u32)b[i], z = (u32)c[i];
     float x = (z & 1) ? __uint_as_float(xa) : (float)(int)(xa & 0xFFFF) * (1.0f / 2048.0f) - 16.0f;
@@ -477,7 +477,7 @@ GOLDEN_CASES {
     {"local_sort_sieve", 16, 128, ""},
     {"stack_interpreter", 16, 128, ""},
     {"libm_sinf_logf", 16, 128, ""},
-    {"libm_expf_powf", 16, 128, "{\"type\":\"f32\",\"ulp\":2}"},
+    {"libm_expf_powf", 16, 128, ""},
     {"struct_return", 16, 128, ""},
     {"fnptr_select", 16, 128, ""},
     {"fnptr_table", 16, 128, ""},

@@ -1,0 +1,114 @@
+#include "sfu/approx_sequences.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "sfu/mufu.h"
+
+namespace gpusim::approx {
+namespace {
+
+constexpr uint32_t kNan = 0x7FFFFFFFu;
+constexpr float kTiny = std::numeric_limits<float>::min();  // 2^-126: below it, operands are scaled up
+constexpr float kHuge = 0x1p126f;                           // above it, a reciprocal would be subnormal
+constexpr float kUp = 0x1p24f;
+
+float f(uint32_t u) { float v; std::memcpy(&v, &u, 4); return v; }
+uint32_t u(float v) { uint32_t r; std::memcpy(&r, &v, 4); return r; }
+
+// Every fp32 NaN a GPU instruction produces is 0x7FFFFFFF.
+uint32_t canon(uint32_t r) { return (r & 0x7FFFFFFFu) > 0x7F800000u ? kNan : r; }
+
+float flush(float v) { return std::fpclassify(v) == FP_SUBNORMAL ? std::copysign(0.0f, v) : v; }
+
+// FMUL.FTZ: subnormal operands read as zero, and a product whose exact value is below the normal
+// range is zero (tininess before rounding).
+float mul_ftz(float a, float b) {
+    a = flush(a);
+    b = flush(b);
+    const double wide = double(a) * double(b);
+    if (wide != 0 && std::fabs(wide) < double(kTiny)) return float(std::copysign(0.0, wide));
+    return a * b;
+}
+
+// FMUL.RZ: the exact product (a double holds it) truncated to fp32; stepping the encoding down by
+// one moves a rounded-up value toward zero, for either sign.
+float mul_rz(float a, float b) {
+    const double wide = double(a) * double(b);
+    const float r = float(wide);
+    return std::fabs(double(r)) > std::fabs(wide) ? f(u(r) - 1) : r;
+}
+
+bool tiny(float v) { return std::fabs(v) < kTiny; }  // the negated FSETP.GEU: NaN is not tiny
+
+// 1/(2*pi) as the compiler writes it into FMUL.RZ before MUFU.SIN and MUFU.COS.
+constexpr float kInvTwoPi = 0.15915493667125701904f;
+
+} // namespace
+
+uint32_t rcp(uint32_t x, bool ftz) {
+    if (ftz) return mufu::rcp(x);
+    const float v = f(x);
+    const float scale = std::fabs(v) > kHuge ? 0.25f : tiny(v) ? kUp : 1.0f;
+    return canon(u(scale * f(mufu::rcp(u(scale * v)))));
+}
+
+uint32_t sqrt(uint32_t x, bool ftz) {
+    if (ftz || !tiny(f(x))) return mufu::sqrt(x);
+    return canon(u(f(mufu::sqrt(u(f(x) * kUp))) * 0x1p-12f));
+}
+
+uint32_t rsqrt(uint32_t x, bool ftz) {
+    if (ftz || !tiny(f(x))) return mufu::rsqrt(x);
+    return canon(u(f(mufu::rsqrt(u(f(x) * kUp))) * 0x1p12f));
+}
+
+// Below -126 the result is subnormal: the sequence halves the argument and squares the result.
+uint32_t ex2(uint32_t x, bool ftz) {
+    if (ftz || !(f(x) < -126.0f)) return mufu::ex2(x);
+    const float half = f(mufu::ex2(u(f(x) * 0.5f)));
+    return canon(u(half * half));
+}
+
+uint32_t lg2(uint32_t x, bool ftz) {
+    if (ftz || !tiny(f(x))) return mufu::lg2(x);
+    return canon(u(f(mufu::lg2(u(f(x) * kUp))) - 24.0f));
+}
+
+uint32_t sin(uint32_t x) { return mufu::sin(u(mul_rz(f(x), kInvTwoPi))); }
+uint32_t cos(uint32_t x) { return mufu::cos(u(mul_rz(f(x), kInvTwoPi))); }
+
+// div.approx: a * MUFU.RCP(b); without .ftz a subnormal divisor scales both operands by 2^24.
+uint32_t div_approx(uint32_t a, uint32_t b, bool ftz) {
+    if (ftz) return canon(u(mul_ftz(f(mufu::rcp(b)), f(a))));
+    float x = f(a), y = f(b);
+    if (tiny(y)) {
+        x *= kUp;
+        y *= kUp;
+    }
+    return canon(u(f(mufu::rcp(u(y))) * x));
+}
+
+// div.full also scales a divisor above 2^126 down by 4, so its reciprocal stays normal.
+uint32_t div_full(uint32_t a, uint32_t b, bool ftz) {
+    float x = f(a), y = f(b);
+    if (ftz) {
+        if (std::fabs(flush(y)) > kHuge) {
+            y = mul_ftz(y, 0.25f);
+            x = mul_ftz(x, 0.25f);
+        }
+        return canon(u(mul_ftz(f(mufu::rcp(u(y))), x)));
+    }
+    if (std::fabs(y) > kHuge) {
+        y *= 0.25f;
+        x *= 0.25f;
+    }
+    if (tiny(y)) {
+        y *= kUp;
+        x *= kUp;
+    }
+    return canon(u(f(mufu::rcp(u(y))) * x));
+}
+
+} // namespace gpusim::approx

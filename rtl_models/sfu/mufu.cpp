@@ -1,0 +1,178 @@
+#include "sfu/mufu.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "sfu/mufu_coefficients.h"
+#include "sfu/sfu_tables.h"
+
+namespace gpusim::mufu {
+namespace {
+
+constexpr uint32_t kSign = 0x80000000u, kInf = 0x7F800000u, kNan = 0x7FFFFFFFu, kMant = 0x7FFFFFu;
+
+float as_float(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+uint32_t as_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+int biased_exp(uint32_t x) { return int((x >> 23) & 0xFF); }
+
+// Moves a positive normal table entry by `shift` binades; results below the normal range flush to
+// zero and those above it are infinite, as MUFU's output does.
+uint32_t rescale(uint32_t entry, int64_t shift) {
+    int64_t e = int64_t(biased_exp(entry)) + shift;
+    if (e <= 0) return 0;
+    if (e >= 255) return kInf;
+    return uint32_t(e) << 23 | (entry & kMant);
+}
+
+// double to fp32, rounding toward zero (MUFU.LG2's fixed-point result is truncated). Stepping the
+// encoding down by one moves a rounded-up value toward zero, for either sign.
+uint32_t to_f32_rz(double v) {
+    const float f = float(v);
+    return std::fabs(double(f)) > std::fabs(v) ? as_bits(f) - 1 : as_bits(f);
+}
+
+// The truncated squarer of MUFU's interpolator: d*d keeping only the partial products of weight at
+// least 2^19, each cross product b_i*b_j (i < j) counted once at weight 2^(i+j+1).
+int64_t truncated_square_of(uint32_t d) {
+    constexpr int kKeep = 19;
+    int64_t sum = 0;
+    for (int i = 0; i < 17; ++i) {
+        if (!((d >> i) & 1)) continue;
+        if (2 * i >= kKeep) sum += int64_t(1) << (2 * i);
+        const int low = std::max(i + 1, kKeep - 1 - i);  // the partners j whose product is kept
+        sum += int64_t((d >> low) << low) << (i + 1);
+    }
+    return sum;
+}
+
+// Every 17-bit offset's truncated square, computed once: a lookup is faster than the bit loop,
+// whose branches a simulator's data cannot predict.
+int64_t truncated_square(uint32_t d) {
+    static const std::vector<int64_t> table = [] {
+        std::vector<int64_t> t(1u << 17);
+        for (uint32_t k = 0; k < t.size(); ++k) t[k] = truncated_square_of(k);
+        return t;
+    }();
+    return table[d];
+}
+
+// The 24 most significant bits of a positive fixed-point value, truncated, times 2^exp. The callers'
+// results are normal numbers (at least 2^-37), so the encoding is assembled directly.
+uint32_t truncate_to_f32(int64_t acc, int exp) {
+    if (acc <= 0) return 0;
+    const int top = 63 - __builtin_clzll(uint64_t(acc));
+    const uint64_t mant = top >= 23 ? uint64_t(acc) >> (top - 23) : uint64_t(acc) << (23 - top);
+    return uint32_t(exp + top + 127) << 23 | (uint32_t(mant) & kMant);
+}
+
+// sin(2*pi*u/2^25) for u in the first quarter period [0, 2^23).
+uint32_t sin_quarter(uint32_t u) {
+    const SinSegment& s = kSinSegments[u >> 17];
+    const uint32_t d = u & 0x1FFFF;
+    return truncate_to_f32(s.k + int64_t(s.c1) * d + int64_t(s.c2) * (truncated_square(d) >> 19), -37);
+}
+
+// The phase is |r| modulo 1 in 25-bit fixed point, truncated; the quarter table is read forwards in
+// even quadrants and backwards (ones' complement) in odd ones, and negated in the second half.
+uint32_t sin_cos(uint32_t r, bool cosine) {
+    const float v = as_float(r);
+    if (!std::isfinite(v)) return kNan;
+    constexpr uint32_t kQuarter = 1u << 23;
+    const double a = std::fabs(double(v));
+    const double frac = a < 0x1p52 ? a - double(int64_t(a)) : 0.0;  // exact: a is a float
+    uint32_t q = uint32_t(frac * 0x1p25);
+    bool negate = !cosine && (r & kSign);
+    if (cosine) q = (q + kQuarter) & (4 * kQuarter - 1);
+    const uint32_t quadrant = q >> 23, low = q & (kQuarter - 1);
+    const uint32_t mag = sin_quarter(quadrant & 1 ? kQuarter - 1 - low : low);
+    negate ^= quadrant >= 2;
+    return negate ? mag | kSign : mag;
+}
+
+} // namespace
+
+uint32_t rcp(uint32_t x) {
+    const uint32_t s = x & kSign;
+    const int e = biased_exp(x);
+    if (e == 0) return s | kInf;
+    if (e == 255) return (x & kMant) ? kNan : s;
+    return s | rescale(sfu_table(SfuTable::Rcp)[x & kMant], 127 - e);
+}
+
+// rsqrt and sqrt look up the mantissa together with the exponent's parity, in [1, 4).
+uint32_t rsqrt(uint32_t x) {
+    const int e = biased_exp(x);
+    if (e == 0) return (x & kSign) | kInf;
+    if ((x & kSign) || (e == 255 && (x & kMant))) return kNan;
+    if (e == 255) return 0;
+    const int ue = e - 127, odd = ue & 1;
+    return rescale(sfu_table(SfuTable::Rsqrt)[(x & kMant) | uint32_t(odd) << 23], -(ue - odd) / 2);
+}
+
+uint32_t sqrt(uint32_t x) {
+    const int e = biased_exp(x);
+    if (e == 0) return x & kSign;
+    if ((x & kSign) || (e == 255 && (x & kMant))) return kNan;
+    if (e == 255) return kInf;
+    const int ue = e - 127, odd = ue & 1;
+    return rescale(sfu_table(SfuTable::Sqrt)[(x & kMant) | uint32_t(odd) << 23], (ue - odd) / 2);
+}
+
+// The argument becomes a sign and a fixed-point magnitude with 23 fraction bits (truncated): the
+// fraction indexes the table of its sign and the integer part scales the result.
+uint32_t ex2(uint32_t x) {
+    const int e = biased_exp(x);
+    if (e == 255 && (x & kMant)) return kNan;
+    const double mag = e == 0 ? 0.0 : std::fabs(double(as_float(x)));
+    const int64_t fixed = int64_t(std::fmin(mag, 1024.0) * 0x1p23);  // truncation: mag is not negative
+    const int64_t whole = fixed >> 23;
+    const uint32_t frac = uint32_t(fixed) & kMant;
+    if (x & kSign) return rescale(sfu_table(SfuTable::Ex2Neg)[frac], 1 - whole);
+    return rescale(sfu_table(SfuTable::Ex2Pos)[frac], whole - 1);
+}
+
+// The unit adds the exponent to a fixed-point log2 of the mantissa and truncates the sum to fp32.
+// The tables for exponents 0, -1 and -2 hold every result there; other exponents reuse them,
+// since truncating to a coarser grid after a finer one changes nothing (docs/sfu.md).
+uint32_t lg2(uint32_t x) {
+    const int e = biased_exp(x);
+    if (e == 0) return kSign | kInf;
+    if ((x & kSign) || (e == 255 && (x & kMant))) return kNan;
+    if (e == 255) return kInf;
+    const int ue = e - 127;
+    const uint32_t m = x & kMant;
+    if (ue == 0) return sfu_table(SfuTable::Lg2E0)[m];
+    if (ue == -1) return sfu_table(SfuTable::Lg2Em1)[m];
+    if (ue >= 1) return to_f32_rz(ue + double(as_float(sfu_table(SfuTable::Lg2E0)[m])));
+    return to_f32_rz(ue + 2 + double(as_float(sfu_table(SfuTable::Lg2Em2)[m])));
+}
+
+uint32_t sin(uint32_t r) { return sin_cos(r, false); }
+uint32_t cos(uint32_t r) { return sin_cos(r, true); }
+
+// Below 2^-8 tanh(x) is x; from 8 up it is 1. Between, the input is cut to 2^-20 steps of its
+// binade (17 bits after the segment's), interpolated, and the result truncated.
+uint32_t tanh(uint32_t x) {
+    const uint32_t sign = x & kSign, mag = x & ~kSign;
+    if (mag > kInf) return kNan;
+    const int e = biased_exp(mag) - 127;
+    if (e < -8) return x;
+    if (e >= 3) return sign | 0x3F800000u;
+    int first = 0;
+    for (int b = -8; b < e; ++b) first += 1 << kTanhSegmentBits[b + 8];
+    const int nb = kTanhSegmentBits[e + 8];
+    const uint32_t mant = mag & kMant;
+    const TanhSegment& s = kTanhSegments[first + (nb ? int(mant >> (23 - nb)) : 0)];
+    const uint32_t d = (mant >> (6 - nb)) & 0x1FFFF;
+    const int64_t acc = s.k + int64_t(s.c1) * d * (int64_t(1) << 19) + int64_t(s.c2) * truncated_square(d);
+    return sign | truncate_to_f32(acc, e - 55 - s.scale);
+}
+
+uint16_t tanh_f16(uint16_t x) { return uint16_t(sfu_table(SfuTable::TanhF16)[x]); }
+uint16_t tanh_bf16(uint16_t x) { return uint16_t(sfu_table(SfuTable::TanhBf16)[x]); }
+uint16_t ex2_f16(uint16_t x) { return uint16_t(sfu_table(SfuTable::Ex2F16)[x]); }
+uint16_t ex2_bf16(uint16_t x) { return uint16_t(sfu_table(SfuTable::Ex2Bf16)[x]); }
+
+} // namespace gpusim::mufu

@@ -1,0 +1,28 @@
+// The multi-function unit (MUFU) as a Hopper GPU computes it, bit for bit, on raw fp32, fp16 and
+// bf16 encodings. Inputs are flushed (subnormals read as zero) and results flushed, as in MUFU
+// itself; the PTX instructions wrap these in the scaling sequences of approx_sequences.h.
+//
+// rcp, rsqrt, sqrt, ex2 and lg2, and the 16-bit forms, are looked up in tables captured on an H100
+// (sfu_tables.h), with the exponent handled as the data shows. sin, cos and tanh are piecewise
+// quadratic interpolators whose coefficients were fitted to captures (mufu_coefficients.h).
+// docs/sfu.md has the evidence for each.
+#pragma once
+
+#include <cstdint>
+
+namespace gpusim::mufu {
+
+uint32_t rcp(uint32_t x);
+uint32_t rsqrt(uint32_t x);
+uint32_t sqrt(uint32_t x);
+uint32_t ex2(uint32_t x);
+uint32_t lg2(uint32_t x);
+uint32_t sin(uint32_t revolutions);   // sin(2*pi*r)
+uint32_t cos(uint32_t revolutions);
+uint32_t tanh(uint32_t x);
+uint16_t tanh_f16(uint16_t x);
+uint16_t tanh_bf16(uint16_t x);
+uint16_t ex2_f16(uint16_t x);
+uint16_t ex2_bf16(uint16_t x);
+
+} // namespace gpusim::mufu
