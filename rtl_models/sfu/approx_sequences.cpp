@@ -12,7 +12,9 @@ namespace {
 constexpr uint32_t kNan = 0x7FFFFFFFu;
 constexpr float kTiny = std::numeric_limits<float>::min();  // 2^-126: below it, operands are scaled up
 constexpr float kHuge = 0x1p126f;                           // above it, a reciprocal would be subnormal
-constexpr float kUp = 0x1p24f;
+constexpr float kUp = 0x1p24f;                              // the scale for tiny operands
+constexpr float kSqrtUp = 0x1p12f, kSqrtUpInv = 0x1p-12f;   // its square root, to undo it
+constexpr float kUpLog2 = 24.0f;
 
 float f(uint32_t u) { float v; std::memcpy(&v, &u, 4); return v; }
 uint32_t u(float v) { uint32_t r; std::memcpy(&r, &v, 4); return r; }
@@ -56,12 +58,12 @@ uint32_t rcp(uint32_t x, bool ftz) {
 
 uint32_t sqrt(uint32_t x, bool ftz) {
     if (ftz || !tiny(f(x))) return mufu::sqrt(x);
-    return canon(u(f(mufu::sqrt(u(f(x) * kUp))) * 0x1p-12f));
+    return canon(u(f(mufu::sqrt(u(f(x) * kUp))) * kSqrtUpInv));
 }
 
 uint32_t rsqrt(uint32_t x, bool ftz) {
     if (ftz || !tiny(f(x))) return mufu::rsqrt(x);
-    return canon(u(f(mufu::rsqrt(u(f(x) * kUp))) * 0x1p12f));
+    return canon(u(f(mufu::rsqrt(u(f(x) * kUp))) * kSqrtUp));
 }
 
 // Below -126 the result is subnormal: the sequence halves the argument and squares the result.
@@ -73,7 +75,7 @@ uint32_t ex2(uint32_t x, bool ftz) {
 
 uint32_t lg2(uint32_t x, bool ftz) {
     if (ftz || !tiny(f(x))) return mufu::lg2(x);
-    return canon(u(f(mufu::lg2(u(f(x) * kUp))) - 24.0f));
+    return canon(u(f(mufu::lg2(u(f(x) * kUp))) - kUpLog2));
 }
 
 uint32_t sin(uint32_t x) { return mufu::sin(u(mul_rz(f(x), kInvTwoPi))); }

@@ -1,6 +1,7 @@
 #include "sfu/mufu.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -91,6 +92,25 @@ uint32_t sin_cos(uint32_t r, bool cosine) {
     return negate ? mag | kSign : mag;
 }
 
+// Where each binade's segments start in kTanhSegments.
+constexpr std::array<uint8_t, 12> tanh_first_segments() {
+    std::array<uint8_t, 12> first{};
+    for (int b = 0; b < 11; ++b) first[b + 1] = uint8_t(first[b] + (1 << kTanhSegmentBits[b]));
+    return first;
+}
+constexpr std::array<uint8_t, 12> kTanhFirstSegment = tanh_first_segments();
+static_assert(kTanhFirstSegment[11] == sizeof(kTanhSegments) / sizeof(kTanhSegments[0]), "one segment per entry");
+
+constexpr bool tanh_segments_in_order() {
+    for (int b = 0; b < 11; ++b)
+        for (int k = 0; k < (1 << kTanhSegmentBits[b]); ++k) {
+            const TanhSegment& s = kTanhSegments[kTanhFirstSegment[b] + k];
+            if (s.binade != b - 8 || s.index != k) return false;
+        }
+    return true;
+}
+static_assert(tanh_segments_in_order(), "kTanhSegments is ordered by binade, then segment");
+
 } // namespace
 
 uint32_t rcp(uint32_t x) {
@@ -152,19 +172,18 @@ uint32_t lg2(uint32_t x) {
 uint32_t sin(uint32_t r) { return sin_cos(r, false); }
 uint32_t cos(uint32_t r) { return sin_cos(r, true); }
 
-// Below 2^-8 tanh(x) is x; from 8 up it is 1. Between, the input is cut to 2^-20 steps of its
-// binade (17 bits after the segment's), interpolated, and the result truncated.
+// Below 2^-8 tanh(x) is x; from 8 up it is 1. Between, each binade has 2^nb segments and the
+// 17 mantissa bits after the segment's are the offset (the 6 - nb bits below them are dropped);
+// the interpolated value is truncated.
 uint32_t tanh(uint32_t x) {
     const uint32_t sign = x & kSign, mag = x & ~kSign;
     if (mag > kInf) return kNan;
     const int e = biased_exp(mag) - 127;
     if (e < -8) return x;
     if (e >= 3) return sign | 0x3F800000u;
-    int first = 0;
-    for (int b = -8; b < e; ++b) first += 1 << kTanhSegmentBits[b + 8];
     const int nb = kTanhSegmentBits[e + 8];
     const uint32_t mant = mag & kMant;
-    const TanhSegment& s = kTanhSegments[first + (nb ? int(mant >> (23 - nb)) : 0)];
+    const TanhSegment& s = kTanhSegments[kTanhFirstSegment[e + 8] + (nb ? int(mant >> (23 - nb)) : 0)];
     const uint32_t d = (mant >> (6 - nb)) & 0x1FFFF;
     const int64_t acc = s.k + int64_t(s.c1) * d * (int64_t(1) << 19) + int64_t(s.c2) * truncated_square(d);
     return sign | truncate_to_f32(acc, e - 55 - s.scale);

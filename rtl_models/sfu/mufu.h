@@ -1,6 +1,7 @@
 // The multi-function unit (MUFU) as a Hopper GPU computes it, bit for bit, on raw fp32, fp16 and
-// bf16 encodings. Inputs are flushed (subnormals read as zero) and results flushed, as in MUFU
-// itself; the PTX instructions wrap these in the scaling sequences of approx_sequences.h.
+// bf16 encodings. Except in tanh, which passes tiny inputs through, subnormal inputs read as zero
+// and results below the normal range are zero, as in MUFU itself; the PTX instructions wrap these
+// in the scaling sequences of approx_sequences.h.
 //
 // rcp, rsqrt, sqrt, ex2 and lg2, and the 16-bit forms, are looked up in tables captured on an H100
 // (sfu_tables.h), with the exponent handled as the data shows. sin, cos and tanh are piecewise

@@ -1,6 +1,7 @@
-// Coefficients of MUFU.TANH and MUFU.SIN/COS, fitted to captures from an H100 (docs/sfu.md). Each
-// segment evaluates acc = K + C1*d*2^s + C2*fsq(d) in fixed point, fsq being the unit's truncated
-// squarer; every captured result is reproduced. Regenerated from the fit's JSON tables, not edited.
+// Coefficients of MUFU.TANH and MUFU.SIN/COS, fitted to captures from an H100 (docs/sfu.md). A
+// segment evaluates, in fixed point, acc = K + C1*d*2^19 + C2*fsq(d) for tanh and
+// acc = K + C1*d + C2*(fsq(d) >> 19) for sin, fsq being the unit's truncated squarer; every captured
+// result is reproduced. Written by testbench/sfu/fit/write_coefficients.py: not edited by hand.
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // in fp32, fp16 and bf16, div.approx and div.full.
 //
 // `sfu.approx` in the config chooses between two behaviours (ExecContext::sfu_ideal):
-// - hardware (the default): the results of a Hopper GPU, bit for bit, from tables captured on an
+// - hardware (every bundled config): the results of a Hopper GPU, bit for bit, from tables captured on an
 //   H100 and the instruction sequences the GPU runs (mufu.h, approx_sequences.h, docs/sfu.md);
 // - ideal: each function computed in double precision and rounded once, which lies within every
 //   error bound the PTX ISA documents (reference §8.2).
@@ -38,7 +38,8 @@ uint32_t hw_cos(uint32_t x, bool) { return approx::cos(x); }
 uint32_t hw_tanh(uint32_t x, bool) { return mufu::tanh(x); }
 
 using HwUnary = uint32_t (*)(uint32_t, bool);
-const HwUnary kHardware[] = {approx::rcp, approx::sqrt, approx::rsqrt, approx::ex2, approx::lg2, hw_sin, hw_cos, hw_tanh};
+const HwUnary kHardware[] = {approx::rcp, approx::sqrt, approx::rsqrt, approx::ex2, approx::lg2, hw_sin, hw_cos, hw_tanh};  // as Fn
+static_assert(sizeof(kHardware) / sizeof(kHardware[0]) == kTanh + 1, "one entry per Fn");
 
 template <bool Ftz>
 void approx_f32(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
@@ -161,12 +162,16 @@ OpChoice pick(ExecFn fn, uint8_t aux, Layout layout = Layout::D_A) {
     return c;
 }
 
-// The 16-bit forms PTX has: tanh in f16 and bf16 (sm_75, sm_90), ex2 in f16 and, with .ftz, bf16.
+// The 16-bit forms PTX has, and no others: tanh.approx.{f16,f16x2,bf16,bf16x2} (sm_75, sm_90),
+// ex2.approx.{f16,f16x2} and ex2.approx.ftz.{bf16,bf16x2}.
 OpChoice select_16(const OpSpec& s, bool tanh) {
-    const bool f16 = s.has("f16") || s.has("f16x2"), x2 = s.has("f16x2") || s.has("bf16x2");
-    if (!tanh && !f16 && !s.has("ftz")) return {};
-    if (s.has("ftz") && (tanh || f16)) return {};
-    const uint8_t fn = tanh ? (f16 ? kTanhF16 : kTanhBf16) : (f16 ? kEx2F16 : kEx2Bf16);
+    static const char* const types[] = {"f16", "f16x2", "bf16", "bf16x2"};
+    int type = -1, named = 0;
+    for (int k = 0; k < 4; ++k)
+        if (s.has(types[k])) type = k, ++named;
+    const bool ftz = s.has("ftz"), bf = type >= 2, x2 = type == 1 || type == 3;
+    if (named != 1 || ftz != (!tanh && bf) || s.mods.size() != size_t(ftz ? 3 : 2)) return {};
+    const uint8_t fn = tanh ? (bf ? kTanhBf16 : kTanhF16) : (bf ? kEx2Bf16 : kEx2F16);
     return pick(x2 ? approx_16<true> : approx_16<false>, fn);
 }
 
@@ -187,7 +192,7 @@ OpChoice select_sfu_op(const OpSpec& s) {
     for (int k = 0; k < 8; ++k)
         if (op == names[k]) fn = k;
     if (fn < 0) return {};
-    if (t == "f32") return pick(ftz ? approx_f32<true> : approx_f32<false>, uint8_t(fn));
+    if (t == "f32" && !(fn == kTanh && ftz)) return pick(ftz ? approx_f32<true> : approx_f32<false>, uint8_t(fn));
     if (t == "f64" && fn == kRcp && ftz) return pick(approx_ftz_f64<false>, uint8_t(fn));
     if (t == "f64" && fn == kRsqrt) return pick(ftz ? approx_ftz_f64<true> : rsqrt_f64, uint8_t(fn));
     const bool sixteen = t == "f16" || t == "f16x2" || s.has("bf16") || s.has("bf16x2");

@@ -82,6 +82,8 @@ std::vector<uint32_t> unpack(const TableInfo& info) {
 struct Slot {
     std::once_flag once;
     std::vector<uint32_t> entries;
+    std::string error;  // why unpacking failed; thrown outside call_once, which some C++ runtimes
+                        // cannot leave by an exception without hanging the next caller
 };
 
 Slot g_slots[size_t(SfuTable::Count)];
@@ -90,7 +92,14 @@ Slot g_slots[size_t(SfuTable::Count)];
 
 const uint32_t* sfu_table(SfuTable t) {
     Slot& s = g_slots[size_t(t)];
-    std::call_once(s.once, [&] { s.entries = unpack(kTables[size_t(t)]); });
+    std::call_once(s.once, [&] {
+        try {
+            s.entries = unpack(kTables[size_t(t)]);
+        } catch (const std::exception& e) {
+            s.error = e.what();
+        }
+    });
+    if (!s.error.empty()) throw std::logic_error(s.error);
     return s.entries.data();
 }
 

@@ -1,7 +1,7 @@
-// Captures the GPU's approximate instructions for docs/sfu.md: each line of a list names an
-// instruction and its operands (sfu_inputs.h); the outputs go to DIR/<line's fields>.vd as the
+// Captures the GPU's approximate instructions for docs/sfu.md: each line of a list names a file
+// stem, an instruction and its operands (sfu_inputs.h); the results go to DIR/<stem>.vd as the
 // differences between successive results (the first from 0), zigzag LEB128 varints.
-//   sfu_capture DIR LIST        (run by capture.sh on the GPU machine)
+//   sfu_capture DIR LIST        (on the GPU machine; docs/sfu.md, "Capturing again")
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
         uint32_t prev = 0;
         for (uint64_t i = 0; i < n; ++i) {
             const int64_t d = int32_t(h[i] - prev);
-            put_varint(enc, uint64_t((d << 1) ^ (d >> 63)));
+            put_varint(enc, (uint64_t(d) << 1) ^ uint64_t(d >> 63));
             prev = h[i];
         }
         std::string path = std::string(argv[1]) + "/" + name + ".vd";

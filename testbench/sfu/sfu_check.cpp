@@ -50,7 +50,7 @@ bool decode(const std::string& path, uint64_t n, std::vector<uint32_t>& out) {
     uint32_t value = 0;
     for (size_t i = 0; i < raw.size();) {
         uint64_t z = 0;
-        for (int shift = 0; i < raw.size(); shift += 7) {
+        for (int shift = 0; i < raw.size() && shift <= 35; shift += 7) {
             const unsigned char c = raw[i++];
             z |= uint64_t(c & 0x7F) << shift;
             if (!(c & 0x80)) break;
@@ -77,7 +77,12 @@ int main(int argc, char** argv) {
         int kind;
         uint32_t base, stride;
         uint64_t seed, n;
-        if (!(in >> name >> opname >> kind >> std::hex >> base >> stride >> seed >> std::dec >> n)) continue;
+        if (line.find_first_not_of(" \t") == std::string::npos) continue;
+        if (!(in >> name >> opname >> kind >> std::hex >> base >> stride >> seed >> std::dec >> n)) {
+            std::printf("unreadable list line: %s\n", line.c_str());
+            all = false;
+            continue;
+        }
         int op = -1;
         for (int k = 0; k < NOPS; ++k) if (opname == kNames[k]) op = k;
         if (op < 0 || !decode(std::string(argv[1]) + "/" + name + ".vd", n, got)) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/run_kernel.h"
+#include "sm/op_select.h"
 #include "sfu/approx_sequences.h"
 #include "sfu/mufu.h"
 #include "sfu/sfu_tables.h"
@@ -275,4 +276,27 @@ BOOST_AUTO_TEST_CASE(config_chooses_hardware_or_ideal) {
     BOOST_TEST(a.u32(2) == 0x40004000u);                    // 2^1 in both halves
     BOOST_TEST(b.u32(0) == bits(float(std::log2(1.5))));
     BOOST_TEST(a.u32(0) != b.u32(0));
+}
+
+// The selector takes the forms PTX defines and refuses the rest with an error, not a guess.
+BOOST_AUTO_TEST_CASE(only_the_forms_ptx_defines_are_accepted) {
+    auto spec = [](const std::string& op, std::vector<std::string> mods) {
+        OpSpec s;
+        s.opcode = op;
+        s.mods = std::move(mods);
+        return select_op(s);
+    };
+    for (auto mods : std::vector<std::vector<std::string>>{{"approx", "f16"}, {"approx", "f16x2"}, {"approx", "bf16"}, {"approx", "bf16x2"}})
+        BOOST_TEST(spec("tanh", mods).fn != nullptr, "tanh." << mods[1]);
+    BOOST_TEST(spec("ex2", {"approx", "f16x2"}).fn != nullptr);
+    BOOST_TEST(spec("ex2", {"approx", "ftz", "bf16"}).fn != nullptr);
+    BOOST_TEST(spec("tanh", {"approx", "f32"}).fn != nullptr);
+    const std::vector<std::pair<std::string, std::vector<std::string>>> refused = {
+        {"ex2", {"approx", "bf16"}},        {"ex2", {"approx", "ftz", "f16"}}, {"tanh", {"approx", "ftz", "bf16"}},
+        {"rcp", {"approx", "f16"}},         {"tanh", {"approx", "ftz", "f32"}}, {"tanh", {"approx", "f16", "bf16"}},
+        {"tanh", {"approx", "sat", "f16"}}, {"sin", {"approx", "f16"}}};
+    for (const auto& [op, mods] : refused) {
+        const OpChoice c = spec(op, mods);
+        BOOST_TEST((c.fn == nullptr && c.error.find("unsupported instruction") != std::string::npos), op << " " << mods.size());
+    }
 }
