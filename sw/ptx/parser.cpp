@@ -11,6 +11,8 @@
 namespace gpusim::ptx {
 namespace {
 constexpr uint64_t kWarpSizeIdentifier = 32;   // the value of WARP_SZ
+constexpr uint64_t kMaxVirtualRegisters = 1u << 20;  // per function, all .reg declarations together
+constexpr uint64_t kMaxVariableBytes = uint64_t(1) << 48;  // the GPU's virtual address space
 
 // Names visible in one { } scope of a function body.
 struct Scope {
@@ -167,8 +169,11 @@ private:
         while (accept_punct("[")) {
             v.is_array = true;
             if (is_punct("]")) { v.count = 0; take(); continue; }
-            uint64_t n = parse_uint(take());
-            v.count = (v.count == 0 ? 1 : v.count) * n;
+            const Token size = take();
+            const uint64_t n = parse_uint(size), before = v.count == 0 ? 1 : v.count;
+            if (n != 0 && before > kMaxVariableBytes / v.elem_size / n)
+                fail(size.loc, fmt::format("'{}' would hold more than 2^48 bytes, more than any address space", v.name));
+            v.count = before * n;
             expect_punct("]");
         }
         if (v.align == 0) v.align = v.elem_size;
@@ -475,8 +480,13 @@ private:
         do {
             Token name = expect_ident("a register name");
             if (accept_punct("<")) {
+                const Token count = cur();
                 uint32_t n = expect_uint32("register count");
                 expect_punct(">");
+                // Virtual registers cost the loader memory and time; real modules declare thousands.
+                if (uint64_t(m_fn->regs.size()) + n > kMaxVirtualRegisters)
+                    fail(count.loc, fmt::format("'{}<{}>' would give '{}' {} registers; a function may declare at most {}",
+                                                name.text, n, m_fn->name, uint64_t(m_fn->regs.size()) + n, kMaxVirtualRegisters));
                 for (uint32_t k = 0; k < n; ++k) add_reg(name.text + std::to_string(k), type, name.loc);
             } else {
                 add_reg(name.text, type, name.loc);

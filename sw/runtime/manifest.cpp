@@ -201,7 +201,10 @@ std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
     const json& init = b.init;
     std::string where = fmt::format("buffer \"{}\" init", b.name);
     if (init.is_null()) return data;
-    if (!init.is_object() || init.size() != 1) bad(m.path, where, "expected one of fill, file, random, iota");
+    // {"file": "in.bin", "offset": 128} is the flat spelling of {"file": {"file": ..., "offset": ...}}.
+    const bool flat_file = init.is_object() && init.size() == 2 && init.contains("file") && init["file"].is_string() &&
+                           init.contains("offset");
+    if (!init.is_object() || (init.size() != 1 && !flat_file)) bad(m.path, where, "expected one of fill, file, random, iota");
     try {
         if (init.contains("fill")) {
             const json& f = init["fill"];
@@ -210,7 +213,9 @@ std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
         } else if (init.contains("file")) {
             const json& f = init["file"];
             std::string file = f.is_string() ? f.get<std::string>() : field(m.path, where, f, "file").get<std::string>();
-            uint64_t offset = f.is_object() && f.contains("offset") ? f["offset"].get<uint64_t>() : 0;
+            const json* at = f.is_object() && f.contains("offset") ? &f["offset"] : flat_file ? &init["offset"] : nullptr;
+            if (at && !at->is_number_unsigned()) bad(m.path, where, "\"offset\" must be a byte count");
+            const uint64_t offset = at ? at->get<uint64_t>() : 0;
             std::vector<uint8_t> bytes = read_file(m.path, (fs::path(m.dir) / file).string());
             if (offset > bytes.size() || bytes.size() - offset < b.bytes)
                 bad(m.path, where, fmt::format("\"{}\" holds {} bytes from offset {}, the buffer needs {}", file,

@@ -200,7 +200,35 @@ const ModuleHandle& Runtime::load_module_text(const std::string& text, const std
     return load_parsed(ptx::parse(name, text), name);
 }
 
+namespace {
+
+// Declarations no GPU of the config could hold are refused at load, as ptxas refuses them, naming
+// the declaration and the limit (the sizes a kernel actually uses are checked again at launch).
+void check_declared_sizes(const ptx::Module& mod, const std::string& path, const GpuConfig& cfg) {
+    auto shared_fits = [&](const ptx::Variable& v) {
+        if (v.space == ptx::Space::Shared && v.size_bytes() > cfg.max_shared_per_block)
+            throw ptx::PtxError(path, v.loc, fmt::format("shared variable '{}' needs {} bytes; a block has at most {} (chip.max_shared_per_block)",
+                                                         v.name, v.size_bytes(), cfg.max_shared_per_block));
+    };
+    uint64_t constant = 0, global = 0;
+    for (const auto& v : mod.globals) {
+        shared_fits(v);
+        if (v.is_extern) continue;
+        if (v.space == ptx::Space::Const && (constant += v.size_bytes()) > cfg.cuda.constant_bytes)
+            throw ptx::PtxError(path, v.loc, fmt::format("with '{}' the module's constant variables need {} bytes; constant memory holds {} (cuda.constant_bytes)",
+                                                         v.name, constant, cfg.cuda.constant_bytes));
+        if (v.space == ptx::Space::Global && (global += v.size_bytes()) > cfg.memory_bytes)
+            throw ptx::PtxError(path, v.loc, fmt::format("with '{}' the module's global variables need {} bytes; device memory holds {} (memory.size_bytes)",
+                                                         v.name, global, cfg.memory_bytes));
+    }
+    for (const auto& fn : mod.functions)
+        for (const auto& v : fn.vars) shared_fits(v);
+}
+
+} // namespace
+
 const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& path) {
+    check_declared_sizes(mod, path, m_cfg);
     auto handle = std::make_unique<ModuleHandle>();
     handle->path = path;
     loader::VariableAddresses addr(mod.globals.size(), 0);

@@ -199,6 +199,19 @@ BOOST_AUTO_TEST_CASE(error_messages_name_file_line_and_column) {
                "t.ptx:8:4: error: guard '%r' is not a predicate");
 }
 
+// Declarations that would exhaust the host are refused at once (a mutation campaign found
+// `.reg .b32 %r<100000000>;` keeping `gpusim check` busy for over a minute).
+BOOST_AUTO_TEST_CASE(giant_declarations_are_refused_at_parse) {
+    std::string h = kHeader;
+    BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<100000000>;\n  ret;\n}") ==
+               "t.ptx:6:16: error: '%r<100000000>' would give 'k' 100000000 registers; a function may declare at most 1048576");
+    BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<1000000>;\n  .reg .f32 %f<100000>;\n  ret;\n}") ==
+               "t.ptx:7:16: error: '%f<100000>' would give 'k' 1100000 registers; a function may declare at most 1048576");
+    BOOST_TEST(error_of(h + ".global .b64 g[1099511627776][1099511627776];\n") ==
+               "t.ptx:4:31: error: 'g' would hold more than 2^48 bytes, more than any address space");
+    BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<4000>;\n  ret;\n}").empty());
+}
+
 BOOST_AUTO_TEST_CASE(unsupported_instruction_is_rejected_at_load_with_name_and_line) {
     // Clusters are outside the model's scope (Fermi has none): mapa will stay unsupported.
     std::string src = std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"

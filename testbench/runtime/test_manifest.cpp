@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 #include "runtime/manifest.h"
 
@@ -159,6 +160,50 @@ BOOST_AUTO_TEST_CASE(bad_manifests_get_clear_errors) {
     BOOST_TEST(error_of(write("e10.json", R"({"module": "nope.ptx", "buffers": [], "launches": [{"kernel": "k", "grid": [1], "block": [1], "args": []}]})"))
                    .find("nope.ptx: error: cannot open PTX file") != std::string::npos);
     BOOST_TEST(error_of(write("e11.json", "{ not json")).find("invalid JSON") != std::string::npos);
+    BOOST_TEST(m("e12.json", R"({"kernel": "vadd", "grid": [1], "block": [32], )" + args4 + "}", R"({"file": "small.bin", "offset": "x"})")
+                   .find("\"offset\" must be a byte count") != std::string::npos);
+}
+
+// Module variables no GPU of the config could hold are refused at load, naming the declaration
+// and the limit.
+BOOST_AUTO_TEST_CASE(oversized_declarations_are_refused_at_load) {
+    const std::string head = ".version 7.5\n.target sm_75\n.address_size 64\n";
+    const std::string body = ".visible .entry k()\n{\n  ret;\n}\n";
+    auto load_error = [&](const std::string& decl) {
+        try {
+            rt->load_module_text(head + decl + "\n" + body, "big.ptx");
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    BOOST_TEST(load_error(".shared .b8 s[4000000000];") ==
+               "big.ptx:4:1: error: shared variable 's' needs 4000000000 bytes; a block has at most 49152 (chip.max_shared_per_block)");
+    BOOST_TEST(load_error(".const .b8 c[40000];\n.const .b8 c2[40000];") ==
+               "big.ptx:5:1: error: with 'c2' the module's constant variables need 80000 bytes; constant memory holds 65536 (cuda.constant_bytes)");
+    BOOST_TEST(load_error(".global .b8 g[4000000000];") ==
+               "big.ptx:4:1: error: with 'g' the module's global variables need 4000000000 bytes; device memory holds 1610612736 (memory.size_bytes)");
+    BOOST_TEST(load_error(".visible .entry j()\n{\n  .shared .b8 t[50000];\n  ret;\n}").find("shared variable 't' needs 50000 bytes") != std::string::npos);
+    BOOST_TEST(load_error(".const .b8 c[65536];").empty());
+}
+
+// The flat spelling of a file initializer, and outputs written next to a manifest in the working
+// folder (both refused before: "expected one of fill, file, random, iota" and a filesystem error).
+BOOST_AUTO_TEST_CASE(flat_file_initializer_and_bare_output_names) {
+    std::string bytes(1100, '\0');
+    for (size_t k = 0; k < bytes.size(); ++k) bytes[k] = char(k);
+    write("in.bin", bytes);
+    const std::string path = vadd_manifest("flat.json", R"({"kernel": "vadd", "grid": [1], "block": [32],
+        "args": [{"buffer": "a"}, {"buffer": "b"}, {"buffer": "d"}, {"u32": 0}], "outputs": [{"buffer": "a", "file": "a.bin"}]})",
+                                           R"({"file": "in.bin", "offset": 76})");
+    const fs::path cwd = fs::current_path();
+    fs::current_path(scratch());
+    const std::string error = error_of("flat.json");
+    fs::current_path(cwd);
+    BOOST_TEST(error.empty(), error);
+    std::ifstream out(scratch() / "a.bin", std::ios::binary);
+    std::string got((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>());
+    BOOST_TEST(got == bytes.substr(76, 1024));
 }
 
 // The textures section names what is wrong with an entry, and where.
