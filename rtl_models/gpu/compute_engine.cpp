@@ -12,6 +12,7 @@ reg::FaultCode code_of(FaultKind k) {
     case FaultKind::Memory: return reg::kFaultMemory;
     case FaultKind::Assert: return reg::kFaultAssert;
     case FaultKind::Trap: return reg::kFaultTrap;
+    case FaultKind::Timeout: return reg::kFaultTimeout;
     case FaultKind::Exec: break;
     }
     return reg::kFaultExec;

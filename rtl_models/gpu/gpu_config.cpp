@@ -314,6 +314,7 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("chip", "malloc_heap_bytes", c.malloc_heap_bytes);
     r.get("sim", "quantum_cycles", c.quantum_cycles);
     r.get("sim", "warp_slice", c.sm.warp_slice);
+    r.get("sim", "max_cycles", c.sm.max_cycles);
     std::string sfu_approx = "hardware";  // a missing key is reported once, by get()
     r.get("sfu", "approx", sfu_approx);
     r.require(sfu_approx == "hardware" || sfu_approx == "ideal",

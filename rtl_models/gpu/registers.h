@@ -63,6 +63,7 @@ enum FaultCode : uint32_t {
     kFaultTrap = 4,             // a kernel executed trap
     kFaultExec = 5,             // any other kernel fault
     kFaultDma = 6,              // a copy touched an address outside device memory or the host windows
+    kFaultTimeout = 7,          // a kernel ran past sim.max_cycles (the watchdog)
 };
 
 enum : uint32_t { kIrqKernelDone = 1u << 0, kIrqDmaDone = 1u << 1, kIrqFault = 1u << 2 };

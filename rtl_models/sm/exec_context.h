@@ -14,7 +14,7 @@ namespace gpusim {
 
 // What stopped a kernel: a memory access fault, a failed device-side assert, a trap instruction,
 // or any other run-time error (a bad call target, a stack overflow ...).
-enum class FaultKind : uint8_t { Exec, Memory, Assert, Trap };
+enum class FaultKind : uint8_t { Exec, Memory, Assert, Trap, Timeout };
 
 // A run-time error of one thread other than a memory access (a bad call target, a stack overflow,
 // a jump-table index out of range); the SM reports it with the kernel, block, thread and instruction.

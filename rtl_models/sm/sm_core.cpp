@@ -59,6 +59,7 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_warp_used.assign(m_warps.size(), false);
     m_resident = 0;
     m_next_warp = 0;
+    m_launch_cycle = m_clock.cycles();
 }
 
 bool SmCore::can_accept_cta() const { return m_launch && m_resident < m_limit; }
@@ -222,6 +223,7 @@ uint64_t SmCore::step(uint64_t budget) {
         }
     }
     m_clock.advance_to((m_ctx.issue_slots + m_cfg.warp_schedulers - 1) / m_cfg.warp_schedulers);
+    check_watchdog();
     return issued;
 }
 
@@ -298,6 +300,37 @@ void SmCore::check_deadlock() const {
                                               m_ctx.kernel->name, cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], k, w.barrier_id));
         }
     }
+}
+
+// A kernel that runs past sim.max_cycles is stopped, with every live warp's place and what it
+// waits for, so a spin loop or a missed barrier shows where it is.
+void SmCore::check_watchdog() const {
+    if (!m_cfg.max_cycles || m_resident == 0 || m_clock.cycles() - m_launch_cycle <= m_cfg.max_cycles) return;
+    constexpr size_t kShown = 16;  // warps named in full; the rest are counted
+    std::string report;
+    size_t live = 0;
+    for (const Cta& cta : m_ctas) {
+        if (!cta.in_use) continue;
+        for (uint32_t k = 0; k < cta.num_warps; ++k) {
+            const Warp& w = m_warps[cta.first_warp + k];
+            if (w.state == Warp::State::Done) continue;
+            if (live++ < kShown) report += fmt::format("\n  block ({},{},{}) warp {}: {}", cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], k, warp_report(w));
+        }
+    }
+    if (live > kShown) report += fmt::format("\n  and {} more warps", live - kShown);
+    throw KernelFault(fmt::format("kernel '{}' ran past sim.max_cycles ({} cycles) on SM {}; its live warps:{}", m_ctx.kernel->name,
+                                  m_cfg.max_cycles, m_smid, report),
+                      FaultKind::Timeout);
+}
+
+std::string SmCore::warp_report(const Warp& w) const {
+    const KernelImage& img = *m_ctx.kernel;
+    const bool waits = w.state == Warp::State::AtBarrier;
+    const Inst& in = img.code[waits && w.pc > 0 ? w.pc - 1 : w.pc];  // a waiting warp has moved past its barrier
+    const std::string at = fmt::format("'{}' at {}:{}", img.text[in.text_index], img.module_file, in.source_line);
+    if (waits) return fmt::format("{}: waits at barrier {}", at, w.barrier_id);
+    if (w.ready_at > m_clock.cycles()) return fmt::format("{}: waits for an operand or a pipe until cycle {}", at, w.ready_at);
+    return fmt::format("{}: issuing, waiting for nothing (a loop that does not end?)", at);
 }
 
 std::string SmCore::thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) const {

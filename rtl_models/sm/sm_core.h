@@ -95,6 +95,7 @@ private:
     uint32_t m_smid;
     MemoryView& m_mem;
     const LaunchInfo* m_launch = nullptr;
+    uint64_t m_launch_cycle = 0;        // the SM's cycle when the launch began, for the watchdog
     ExecContext m_ctx;
     std::vector<Cta> m_ctas;
     std::vector<Warp> m_warps;          // warp slots; a CTA owns a contiguous range
@@ -136,6 +137,8 @@ private:
     void enqueue_warp(uint32_t slot);
     void retire_warp(Warp& w);
     void check_deadlock() const;
+    void check_watchdog() const;
+    std::string warp_report(const Warp& w) const;
     [[noreturn]] void raise_fault(const Warp& w, const AccessFault& f) const;
     [[noreturn]] void raise_fault(const Warp& w, const ExecFault& f) const;
     [[noreturn]] void raise_fault(const Warp& w, int lane, const std::string& what, FaultKind kind = FaultKind::Exec) const;

@@ -345,6 +345,7 @@ uint64_t SmCore::step_until(uint64_t until) {
         u.now = next;
     }
     m_clock.advance_to(u.now);
+    check_watchdog();
     return m_stats.warp_instructions - issued_before;
 }
 

@@ -38,6 +38,7 @@ enum class Error : int {
     NotReady = 600,
     IllegalAddress = 700,
     LaunchOutOfResources = 701,
+    LaunchTimeout = 702,
     PeerAccessAlreadyEnabled = 704,
     PeerAccessNotEnabled = 705,
     Assert = 710,

@@ -20,6 +20,7 @@ Error error_of(uint32_t code) {
     case reg::kFaultAssert: return Error::Assert;
     case reg::kFaultTrap: return Error::LaunchFailure;
     case reg::kFaultDma: return Error::InvalidValue;
+    case reg::kFaultTimeout: return Error::LaunchTimeout;
     default: return Error::LaunchFailure;
     }
 }
