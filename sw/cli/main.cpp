@@ -2,6 +2,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -105,7 +106,23 @@ void write_stats(const std::string& file, const std::string& manifest, const Gpu
     out << doc.dump(2) << "\n";
 }
 
-// Runs one manifest in this process; returns 0 pass, 1 mismatch, 2 error.
+// Exit codes, one per kind of outcome; a run of several manifests exits with the most severe.
+enum Exit : int {
+    kPass = 0,
+    kMismatch = 1,     // a comparison with a reference failed
+    kUsage = 2,        // an error outside any manifest (the command line)
+    kBadInput = 3,     // the manifest, the config, --set, a PTX module or a launch is invalid
+    kDeviceFault = 4,  // a kernel faulted: memory, trap, assert, a bad call
+    kHang = 5,         // the watchdog stopped a kernel that did not end (sim.max_cycles)
+    kCrash = 6,        // the simulator itself died: a bug to report
+};
+
+int exit_of(const RuntimeError& e) {
+    if (e.code() == Error::LaunchTimeout) return kHang;
+    return e.sticky() ? kDeviceFault : kBadInput;
+}
+
+// Runs one manifest in this process; returns one of Exit.
 int run_one(const Options& o, const std::string& path, bool bench) {
     try {
         Manifest m = load_manifest(path);
@@ -127,13 +144,14 @@ int run_one(const Options& o, const std::string& path, bool bench) {
             for (const auto& k : known_lines) fmt::print("       {}\n", k);
         }
         std::fflush(stdout);
-        return r.passed ? 0 : 1;
+        return r.passed ? kPass : kMismatch;
     } catch (const std::exception& e) {
         std::fflush(stdout);
         fmt::print(stderr, "{}\n", e.what());
         if (!bench) fmt::print("{:<6} {:<14}\n", "ERROR", short_name(path));
         std::fflush(stdout);
-        return 2;
+        const auto* runtime = dynamic_cast<const RuntimeError*>(&e);
+        return runtime ? exit_of(*runtime) : kBadInput;
     }
 }
 
@@ -152,7 +170,7 @@ int run_isolated(const Options& o, const std::string& path, bool bench) {
     waitpid(pid, &status, 0);
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     fmt::print("{:<6} {:<14} (crashed with signal {})\n", "ERROR", short_name(path), WTERMSIG(status));
-    return 2;
+    return kCrash;
 }
 
 int run_all(const Options& o, bool bench) {
@@ -165,13 +183,14 @@ int run_all(const Options& o, bool bench) {
                    "Mwinst/s", "Mtinst/s");
     else
         fmt::print("{:<6} {:<14} {:>8} {:>12} {:>14} {:>9}\n", "result", "kernel", "cycles", "warp-insts", "thread-insts", "host-s");
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, worst = kPass;
     for (const auto& m : o.manifests) {
         int rc = o.manifests.size() == 1 ? run_one(o, m, bench) : run_isolated(o, m, bench);
-        (rc == 0 ? passed : failed)++;
+        (rc == kPass ? passed : failed)++;
+        worst = std::max(worst, rc);  // the codes rise with severity
     }
     if (!bench) fmt::print("{} passed, {} failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return worst;
 }
 
 int check(const std::vector<std::string>& files) {

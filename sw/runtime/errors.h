@@ -70,7 +70,7 @@ public:
     // Whether the error leaves the device unusable until it is reset (CUDA's sticky errors).
     bool sticky() const {
         return m_code == Error::IllegalAddress || m_code == Error::Assert || m_code == Error::LaunchFailure ||
-               m_code == Error::IllegalInstruction;
+               m_code == Error::IllegalInstruction || m_code == Error::LaunchTimeout;
     }
 
 private:

@@ -286,7 +286,7 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
         try {
             st = rt.launch(it->second, l.grid, l.block, l.shared_bytes, args);
         } catch (const RuntimeError& e) {
-            throw std::runtime_error(fmt::format("{}: error: {} ({}): {}", m.path, where, l.kernel, e.what()));
+            throw RuntimeError(fmt::format("{}: error: {} ({}): {}", m.path, where, l.kernel, e.what()), e.code());
         }
         out.totals.cycles += st.cycles;
         out.totals.warp_instructions += st.warp_instructions;
