@@ -315,6 +315,7 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("sim", "quantum_cycles", c.quantum_cycles);
     r.get("sim", "warp_slice", c.sm.warp_slice);
     r.get("sim", "max_cycles", c.sm.max_cycles);
+    r.get("sim", "timeout_seconds", c.sm.timeout_seconds);
     std::string sfu_approx = "hardware";  // a missing key is reported once, by get()
     r.get("sfu", "approx", sfu_approx);
     r.require(sfu_approx == "hardware" || sfu_approx == "ideal",
@@ -323,6 +324,7 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     read_timing(r, c);
     r.check_unknown();
     r.require(c.num_sms >= 1, "chip.num_sms must be at least 1");
+    r.require(c.sm.timeout_seconds >= 0, "sim.timeout_seconds must not be negative");
     r.require(c.core_clock_mhz > 0, "chip.core_clock_mhz must be positive");
     r.require(c.sm.max_warps >= 1 && c.sm.max_ctas >= 1, "sm.max_warps and sm.max_ctas must be at least 1");
     r.require(c.sm.warp_schedulers >= 1, "sm.warp_schedulers must be at least 1");

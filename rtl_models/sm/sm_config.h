@@ -18,6 +18,7 @@ struct SmConfig {
     uint32_t stack_bytes = 1024;         // per-thread call stack for recursive kernels
     uint32_t warp_slice = 64;            // instructions a warp runs before the next warp's turn
     uint64_t max_cycles = 0;             // sim.max_cycles: the watchdog's limit per launch, 0 for none
+    double timeout_seconds = 0;          // sim.timeout_seconds: host seconds per launch, 0 for none
     bool sfu_ideal = false;              // sfu.approx == "ideal": correctly rounded, not the GPU's bits
     TimingConfig timing;                 // timing mode: units, pipes, latencies
 };

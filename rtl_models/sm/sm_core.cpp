@@ -60,6 +60,7 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_resident = 0;
     m_next_warp = 0;
     m_launch_cycle = m_clock.cycles();
+    m_launch_time = std::chrono::steady_clock::now();
 }
 
 bool SmCore::can_accept_cta() const { return m_launch && m_resident < m_limit; }
@@ -302,10 +303,18 @@ void SmCore::check_deadlock() const {
     }
 }
 
-// A kernel that runs past sim.max_cycles is stopped, with every live warp's place and what it
-// waits for, so a spin loop or a missed barrier shows where it is.
+// A kernel that runs past sim.max_cycles, or sim.timeout_seconds of host time, is stopped with
+// every live warp's place and what it waits for, so a spin loop or a missed barrier shows where it is.
 void SmCore::check_watchdog() const {
-    if (!m_cfg.max_cycles || m_resident == 0 || m_clock.cycles() - m_launch_cycle <= m_cfg.max_cycles) return;
+    if (m_resident == 0) return;
+    std::string limit;
+    if (m_cfg.max_cycles && m_clock.cycles() - m_launch_cycle > m_cfg.max_cycles)
+        limit = fmt::format("sim.max_cycles ({} cycles)", m_cfg.max_cycles);
+    else if (m_cfg.timeout_seconds > 0 &&
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - m_launch_time).count() > m_cfg.timeout_seconds)
+        limit = fmt::format("sim.timeout_seconds ({} s of host time)", m_cfg.timeout_seconds);
+    else
+        return;
     constexpr size_t kShown = 16;  // warps named in full; the rest are counted
     std::string report;
     size_t live = 0;
@@ -318,8 +327,7 @@ void SmCore::check_watchdog() const {
         }
     }
     if (live > kShown) report += fmt::format("\n  and {} more warps", live - kShown);
-    throw KernelFault(fmt::format("kernel '{}' ran past sim.max_cycles ({} cycles) on SM {}; its live warps:{}", m_ctx.kernel->name,
-                                  m_cfg.max_cycles, m_smid, report),
+    throw KernelFault(fmt::format("kernel '{}' ran past {} on SM {}; its live warps:{}", m_ctx.kernel->name, limit, m_smid, report),
                       FaultKind::Timeout);
 }
 

@@ -3,6 +3,8 @@
 // the Sm module wraps it with sockets and time.
 #pragma once
 
+#include <chrono>
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -96,6 +98,7 @@ private:
     MemoryView& m_mem;
     const LaunchInfo* m_launch = nullptr;
     uint64_t m_launch_cycle = 0;        // the SM's cycle when the launch began, for the watchdog
+    std::chrono::steady_clock::time_point m_launch_time;  // and the host's time
     ExecContext m_ctx;
     std::vector<Cta> m_ctas;
     std::vector<Warp> m_warps;          // warp slots; a CTA owns a contiguous range

@@ -29,6 +29,7 @@ struct Options {
     std::string config;                   // overrides the manifest's config when set
     std::vector<std::string> sets;
     std::string mode;                     // empty: the config's sim.mode
+    std::string timeout;                  // host seconds per launch: --set sim.timeout_seconds
     std::vector<std::string> manifests;
     std::string known;               // JSON file: launches whose mismatch is a documented difference
     std::string dump;                // folder for the buffers that differ from their references
@@ -79,10 +80,12 @@ std::vector<std::string> apply_known(ManifestOutcome& r, const std::map<std::str
     return lines;
 }
 
-// --mode is shorthand for --set sim.mode=...; explicit --set entries come after it and win.
-std::vector<std::pair<std::string, std::string>> parse_sets(const std::string& mode, const std::vector<std::string>& sets) {
-    auto out = parse_overrides(sets);
-    if (!mode.empty()) out.insert(out.begin(), {"sim.mode", mode});
+// --mode and --timeout are shorthands for --set sim.mode=... and sim.timeout_seconds=...; explicit
+// --set entries come after them and win.
+std::vector<std::pair<std::string, std::string>> parse_sets(const Options& o) {
+    auto out = parse_overrides(o.sets);
+    if (!o.timeout.empty()) out.insert(out.begin(), {"sim.timeout_seconds", o.timeout});
+    if (!o.mode.empty()) out.insert(out.begin(), {"sim.mode", o.mode});
     return out;
 }
 
@@ -126,7 +129,7 @@ int exit_of(const RuntimeError& e) {
 int run_one(const Options& o, const std::string& path, bool bench) {
     try {
         Manifest m = load_manifest(path);
-        GpuConfig cfg = load_config(o.config.empty() ? m.config : o.config, parse_sets(o.mode, o.sets));
+        GpuConfig cfg = load_config(o.config.empty() ? m.config : o.config, parse_sets(o));
         Runtime rt(cfg);
         auto known = load_known(o.known);
         ManifestOutcome r = run_manifest(rt, m, o.dump);
@@ -233,6 +236,7 @@ int sc_main(int argc, char** argv) {
         c->add_option("--set", o.sets, "override a config parameter, e.g. --set sm.warp_schedulers=4 (repeatable)")
             ->allow_extra_args(false);
         c->add_option("--mode", o.mode, "functional or timing (default: the config's sim.mode)");
+        c->add_option("--timeout", o.timeout, "stop a kernel after this many host seconds (sim.timeout_seconds)");
         c->add_option("--stats", o.stats, "write every unit's statistics to this JSON file (one manifest)");
     };
     CLI::App* run = app.add_subcommand("run", "run launch manifests, compare outputs with references");
