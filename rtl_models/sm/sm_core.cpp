@@ -1,8 +1,10 @@
 #include "sm/sm_core.h"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sm/call_ops.h"
 #include "sm/simt_stack.h"
@@ -290,16 +292,29 @@ void SmCore::retire_warp(Warp& w) {
     for (uint32_t id = 0; id < 16; ++id) release_barrier(cta, id);
 }
 
+// A block whose live warps all wait, at barriers that cannot open: the report says which warps
+// wait at which barrier (and for how many threads, for a named count) and which have exited.
 void SmCore::check_deadlock() const {
     for (const Cta& cta : m_ctas) {
         if (!cta.in_use) continue;
+        std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> waiting;  // (barrier, count) -> warps
+        std::vector<uint32_t> exited;
         for (uint32_t k = 0; k < cta.num_warps; ++k) {
             const Warp& w = m_warps[cta.first_warp + k];
-            if (w.state == Warp::State::AtBarrier)
-                throw KernelFault(fmt::format("kernel '{}': barrier deadlock in block ({},{},{}): warp {} waits at "
-                                              "barrier {} but the other warps of the block cannot arrive",
-                                              m_ctx.kernel->name, cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], k, w.barrier_id));
+            if (w.state == Warp::State::AtBarrier) waiting[{w.barrier_id, w.barrier_count}].push_back(k);
+            else if (w.state == Warp::State::Done) exited.push_back(k);
         }
+        if (waiting.empty()) continue;
+        auto warps = [](const std::vector<uint32_t>& v) {
+            return fmt::format("{} {}", v.size() == 1 ? "warp" : "warps", fmt::join(v, ", "));
+        };
+        std::vector<std::string> parts;
+        for (const auto& [key, ws] : waiting)
+            parts.push_back(fmt::format("{} {} at barrier {}{}", warps(ws), ws.size() == 1 ? "waits" : "wait", key.first,
+                                        key.second ? fmt::format(" for {} threads", key.second) : ""));
+        if (!exited.empty()) parts.push_back(fmt::format("{} exited", warps(exited)));
+        throw KernelFault(fmt::format("kernel '{}': barrier deadlock in block ({},{},{}): {}", m_ctx.kernel->name, cta.ctaid[0],
+                                      cta.ctaid[1], cta.ctaid[2], fmt::join(parts, "; ")));
     }
 }
 

@@ -92,7 +92,8 @@ LOW:
         SmConfig c = timing_config();
         c.timing.skip_idle = skip;
         BOOST_CHECK_EXCEPTION(test::run_kernel(kernel, 64, 1, nullptr, c), KernelFault, [](const KernelFault& f) {
-            return std::string(f.what()).find("barrier deadlock") != std::string::npos;
+            return std::string(f.what()).find("barrier deadlock in block (0,0,0): warp 0 waits at barrier 0; warp 1 waits at barrier 1") !=
+                   std::string::npos;
         });
     }
 }
