@@ -1,9 +1,9 @@
 #include "sfu/approx_sequences.h"
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 
+#include "sfu/fp32_bits.h"
 #include "sfu/mufu.h"
 
 namespace gpusim::approx {
@@ -16,8 +16,8 @@ constexpr float kUp = 0x1p24f;                              // the scale for tin
 constexpr float kSqrtUp = 0x1p12f, kSqrtUpInv = 0x1p-12f;   // its square root, to undo it
 constexpr float kUpLog2 = 24.0f;
 
-float f(uint32_t u) { float v; std::memcpy(&v, &u, 4); return v; }
-uint32_t u(float v) { uint32_t r; std::memcpy(&r, &v, 4); return r; }
+float f(uint32_t bits) { return sfu::as_float(bits); }
+uint32_t u(float v) { return sfu::as_bits(v); }
 
 // Every fp32 NaN a GPU instruction produces is 0x7FFFFFFF.
 uint32_t canon(uint32_t r) { return (r & 0x7FFFFFFFu) > 0x7F800000u ? kNan : r; }
@@ -34,13 +34,8 @@ float mul_ftz(float a, float b) {
     return a * b;
 }
 
-// FMUL.RZ: the exact product (a double holds it) truncated to fp32; stepping the encoding down by
-// one moves a rounded-up value toward zero, for either sign.
-float mul_rz(float a, float b) {
-    const double wide = double(a) * double(b);
-    const float r = float(wide);
-    return std::fabs(double(r)) > std::fabs(wide) ? f(u(r) - 1) : r;
-}
+// FMUL.RZ: the exact product (a double holds it) truncated to fp32.
+float mul_rz(float a, float b) { return sfu::to_f32_toward_zero(double(a) * double(b)); }
 
 bool tiny(float v) { return std::fabs(v) < kTiny; }  // the negated FSETP.GEU: NaN is not tiny
 

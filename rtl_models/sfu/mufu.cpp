@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <vector>
 
+#include "sfu/fp32_bits.h"
 #include "sfu/mufu_coefficients.h"
 #include "sfu/sfu_tables.h"
 
@@ -14,8 +14,9 @@ namespace {
 
 constexpr uint32_t kSign = 0x80000000u, kInf = 0x7F800000u, kNan = 0x7FFFFFFFu, kMant = 0x7FFFFFu;
 
-float as_float(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
-uint32_t as_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+using sfu::as_bits;
+using sfu::as_float;
+
 int biased_exp(uint32_t x) { return int((x >> 23) & 0xFF); }
 
 // Moves a positive normal table entry by `shift` binades; results below the normal range flush to
@@ -27,12 +28,8 @@ uint32_t rescale(uint32_t entry, int64_t shift) {
     return uint32_t(e) << 23 | (entry & kMant);
 }
 
-// double to fp32, rounding toward zero (MUFU.LG2's fixed-point result is truncated). Stepping the
-// encoding down by one moves a rounded-up value toward zero, for either sign.
-uint32_t to_f32_rz(double v) {
-    const float f = float(v);
-    return std::fabs(double(f)) > std::fabs(v) ? as_bits(f) - 1 : as_bits(f);
-}
+// MUFU.LG2's fixed-point result is truncated to fp32.
+uint32_t to_f32_rz(double v) { return as_bits(sfu::to_f32_toward_zero(v)); }
 
 // The truncated squarer of MUFU's interpolator: d*d keeping only the partial products of weight at
 // least 2^19, each cross product b_i*b_j (i < j) counted once at weight 2^(i+j+1).

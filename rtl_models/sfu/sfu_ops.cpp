@@ -7,11 +7,11 @@
 // - ideal: each function computed in double precision and rounded once, which lies within every
 //   error bound the PTX ISA documents (reference §8.2).
 #include <cmath>
-#include <cstring>
 
 #include "alu/float_common.h"
 #include "alu/half.h"
 #include "sfu/approx_sequences.h"
+#include "sfu/fp32_bits.h"
 #include "sfu/mufu.h"
 #include "sm/op_select.h"
 
@@ -81,20 +81,13 @@ void div_f32(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 
 enum HalfFn : uint8_t { kTanhF16, kTanhBf16, kEx2F16, kEx2Bf16 };
 
-double bf16_to_double(uint16_t h) {
-    const uint32_t bits = uint32_t(h) << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
+double bf16_to_double(uint16_t h) { return sfu::as_float(uint32_t(h) << 16); }
 
 // Rounds to nearest even bf16 through a float rounded to odd, which is exact for any narrower format.
 uint16_t double_to_bf16(double x) {
     if (std::isnan(x)) return 0x7FFF;
-    float f = float(x);
-    if (std::fabs(double(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);
-    uint32_t bits;
-    std::memcpy(&bits, &f, 4);
+    const float f = sfu::to_f32_toward_zero(x);
+    uint32_t bits = sfu::as_bits(f);
     if (double(f) != x) bits |= 1;
     if ((bits & 0x7F800000u) == 0x7F800000u) return uint16_t(bits >> 16);  // overflowed to inf
     bits += 0x7FFF + ((bits >> 16) & 1);
