@@ -1,5 +1,6 @@
 #include "gpu/compute_engine.h"
 
+#include "check/race_check.h"
 #include "gpu/launch_limits.h"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@ namespace {
 reg::FaultCode code_of(FaultKind k) {
     switch (k) {
     case FaultKind::Memory: return reg::kFaultMemory;
+    case FaultKind::Misaligned: return reg::kFaultMisaligned;
     case FaultKind::Assert: return reg::kFaultAssert;
     case FaultKind::Trap: return reg::kFaultTrap;
     case FaultKind::Timeout: return reg::kFaultTimeout;
@@ -20,8 +22,8 @@ reg::FaultCode code_of(FaultKind k) {
 } // namespace
 
 ComputeEngine::ComputeEngine(const sc_core::sc_module_name& name, const GpuConfig& cfg, ProgramStore& programs,
-                             std::vector<Sm*>& sms)
-    : sc_module(name), m_cfg(cfg), m_programs(programs), m_sms(sms) {
+                             std::vector<Sm*>& sms, RaceCheck* racecheck)
+    : sc_module(name), m_cfg(cfg), m_programs(programs), m_sms(sms), m_racecheck(racecheck) {
     SC_HAS_PROCESS(ComputeEngine);
     SC_THREAD(thread);
 }
@@ -50,6 +52,7 @@ void ComputeEngine::run_grid() {
     std::vector<SmStats> before;
     for (Sm* sm : m_sms) before.push_back(sm->core().stats());
     m_dispatcher.start(m_launch.grid.count());
+    if (m_racecheck) m_racecheck->begin_launch(m_launch);
     for (Sm* sm : m_sms) sm->start(&m_launch, &m_dispatcher);
     for (Sm* sm : m_sms)
         while (sm->busy()) wait(sm->done_event());

@@ -16,6 +16,8 @@
 
 namespace gpusim {
 
+class RaceCheck;
+
 // A launch as the host wrote it into the registers.
 struct LaunchRequest {
     uint32_t kernel = 0;
@@ -35,7 +37,9 @@ struct LaunchResult {
 
 class ComputeEngine : public sc_core::sc_module {
 public:
-    ComputeEngine(const sc_core::sc_module_name& name, const GpuConfig& cfg, ProgramStore& programs, std::vector<Sm*>& sms);
+    // `racecheck` (may be null) is told of each launch before its first block runs.
+    ComputeEngine(const sc_core::sc_module_name& name, const GpuConfig& cfg, ProgramStore& programs, std::vector<Sm*>& sms,
+                  RaceCheck* racecheck = nullptr);
 
     void start(const LaunchRequest& r);
     bool busy() const { return m_busy; }
@@ -50,6 +54,7 @@ private:
     const GpuConfig& m_cfg;
     ProgramStore& m_programs;
     std::vector<Sm*>& m_sms;
+    RaceCheck* m_racecheck;
     LaunchRequest m_request;
     bool m_busy = false;
     sc_core::sc_event m_start_ev, m_done;

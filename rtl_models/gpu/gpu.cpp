@@ -1,5 +1,7 @@
 #include "gpu/gpu.h"
 
+#include <iostream>
+
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "../../tlm/memory_map.h"
@@ -27,12 +29,14 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
         m_l2->set_managed(m_managed.get());
     }
     m_device_runtime = std::make_unique<DeviceRuntime>(*m_dram, m_cfg.malloc_heap_bytes);
+    if (m_cfg.sm.racecheck) m_racecheck = std::make_unique<RaceCheck>(std::cerr, &m_allocations);
     for (uint32_t k = 0; k < m_cfg.num_sms; ++k) {
         m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, cycle, m_l2.get()));
         m_sms.back()->core().set_services(m_device_runtime.get());
+        m_sms.back()->core().set_checks(&m_allocations, m_cfg.sm.memcheck, m_racecheck.get());
     }
     m_front = std::make_unique<FrontEnd>("front_end", m_cfg, *m_dram, m_cfg.pcie.copy_engines);
-    m_compute = std::make_unique<ComputeEngine>("compute_engine", m_cfg, m_programs, m_sms);
+    m_compute = std::make_unique<ComputeEngine>("compute_engine", m_cfg, m_programs, m_sms, m_racecheck.get());
     std::vector<DmaEngine*> engines;
     for (auto& e : m_copy) engines.push_back(e.get());
     m_cp = std::make_unique<CommandProcessor>("command_processor", m_cfg, engines, *m_compute,
@@ -67,6 +71,7 @@ nlohmann::json Gpu::report() const {
     m_link->report(out["pcie"]);
     m_cp->report(out["command_processor"]);
     m_managed->report(out["managed"]);
+    if (m_racecheck) out["racecheck"] = {{"hazards", m_racecheck->hazards()}};
     return out;
 }
 

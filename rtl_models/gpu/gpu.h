@@ -14,6 +14,8 @@
 #include "../../tlm/pcie/pcie_link.h"
 #include "../../tlm/interconnect/router.h"
 #include "../../tlm/memory/memory_target.h"
+#include "check/allocation_map.h"
+#include "check/race_check.h"
 #include "dram/dram_controller.h"
 #include "gpu/command_processor.h"
 #include "gpu/compute_engine.h"
@@ -43,12 +45,18 @@ public:
     CommandProcessor& command_processor() { return *m_cp; }
     DeviceRuntime& device_runtime() { return *m_device_runtime; }
     const std::vector<Sm*>& sms() const { return m_sms; }
+    // What the program allocated (the runtime keeps it up to date), and the race detector when
+    // sim.racecheck is on (else null).
+    AllocationMap& allocations() { return m_allocations; }
+    const RaceCheck* racecheck() const { return m_racecheck.get(); }
     // Statistics of every unit, hierarchical by module name (timing-mode units only in timing mode).
     nlohmann::json report() const;
 
 private:
     GpuConfig m_cfg;
     ProgramStore m_programs;
+    AllocationMap m_allocations;
+    std::unique_ptr<RaceCheck> m_racecheck;
     std::unique_ptr<Router> m_xbar;
     std::unique_ptr<MemoryTarget> m_dram;
     std::unique_ptr<ManagedPages> m_managed;

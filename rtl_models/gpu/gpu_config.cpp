@@ -21,11 +21,9 @@ namespace {
 
 using nlohmann::json;
 
-json read_json(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open config file", path));
+json parse_json(const std::string& path, std::string_view text) {
     try {
-        return json::parse(in);
+        return json::parse(text);
     } catch (const json::parse_error& e) {
         throw std::runtime_error(fmt::format("{}: error: invalid JSON: {}", path, e.what()));
     }
@@ -274,7 +272,16 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
         std::ifstream probe(path);
         if (!probe) throw std::runtime_error(fmt::format("unknown config '{}' (no {})", name_or_path, path));
     }
-    json doc = read_json(path);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open config file", path));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_config(path, text.str(), overrides);
+}
+
+GpuConfig parse_config(const std::string& path, std::string_view text,
+                       const std::vector<std::pair<std::string, std::string>>& overrides) {
+    json doc = parse_json(path, text);
     for (const auto& [k, v] : overrides) apply_override(doc, path, k, v);
 
     GpuConfig c;
@@ -316,6 +323,8 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
     r.get("sim", "warp_slice", c.sm.warp_slice);
     r.get("sim", "max_cycles", c.sm.max_cycles);
     r.get("sim", "timeout_seconds", c.sm.timeout_seconds);
+    r.get("sim", "memcheck", c.sm.memcheck);
+    r.get("sim", "racecheck", c.sm.racecheck);
     std::string sfu_approx = "hardware";  // a missing key is reported once, by get()
     r.get("sfu", "approx", sfu_approx);
     r.require(sfu_approx == "hardware" || sfu_approx == "ideal",

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -67,6 +68,10 @@ struct GpuConfig {
 // Finds a config by name in the bundled configs directory, or loads a path to a JSON file.
 // `overrides` are ("sm.warp_schedulers", "4") pairs. Throws std::runtime_error listing every problem.
 GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pair<std::string, std::string>>& overrides = {});
+
+// The same for a config's JSON text; `path` names it in errors.
+GpuConfig parse_config(const std::string& path, std::string_view text,
+                       const std::vector<std::pair<std::string, std::string>>& overrides = {});
 
 // "key=value" strings (the --set arguments) as override pairs; throws std::runtime_error for a
 // string without a key or an '='.

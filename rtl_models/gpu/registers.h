@@ -64,6 +64,7 @@ enum FaultCode : uint32_t {
     kFaultExec = 5,             // any other kernel fault
     kFaultDma = 6,              // a copy touched an address outside device memory or the host windows
     kFaultTimeout = 7,          // a kernel ran past sim.max_cycles (the watchdog)
+    kFaultMisaligned = 8,       // a kernel's access was not aligned to its size
 };
 
 enum : uint32_t { kIrqKernelDone = 1u << 0, kIrqDmaDone = 1u << 1, kIrqFault = 1u << 2 };

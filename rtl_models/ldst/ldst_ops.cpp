@@ -6,6 +6,8 @@
 
 #include "../../tlm/memory_map.h"
 #include "alu/float_common.h"
+#include "check/allocation_map.h"
+#include "check/race_check.h"
 #include "sm/exec_context.h"
 #include "ldst/generic_access.h"
 #include "sm/op_select.h"
@@ -22,18 +24,36 @@ namespace {
 
 // Host pointer of an SM-internal access, checked for bounds and alignment.
 uint8_t* internal(uint8_t* base, uint64_t limit, uint64_t addr, uint32_t size, bool write, int lane, const char* space) {
-    if (addr & (size - 1)) fault(addr, size, write, lane, space, "misaligned address");
+    if (addr & (size - 1)) fault(addr, size, write, lane, space, kMisalignedAddress);
     if (addr + size > limit || addr + size < addr) fault(addr, size, write, lane, space, "address out of range");
     return base + addr;
+}
+
+// --racecheck sees every shared and global access; an atomic is seen once, as its write. `p` is
+// where the bytes are (null when only b_transport reaches them) and `value` what a store writes.
+template <bool Atomic>
+void race(ExecContext& c, Warp& w, int lane, uint64_t addr, uint32_t size, bool write, bool shared, const uint8_t* p,
+          const void* value) {
+    if (Atomic && !write) return;
+    RaceCheck::Access a;
+    a.thread = w.warp_in_cta * kWarpSize + uint32_t(lane);
+    a.pc = w.pc - 1;
+    a.kind = Atomic ? RaceCheck::Kind::Atomic : write ? RaceCheck::Kind::Write : RaceCheck::Kind::Read;
+    a.unchanged = write && p && value && std::memcmp(p, value, size) == 0;
+    if (shared) c.racecheck->shared_access(c.smid, w.cta_slot, a, addr, size);
+    else c.racecheck->global_access(c.smid, w.cta_slot, a, addr, size);
 }
 
 // Resolves the space of one lane's access and returns a host pointer, or nullptr for a global
 // access that must go through b_transport. The space is a template argument so each instruction's
 // lane loop compiles to the one path it needs.
-template <MemSpace S>
-inline uint8_t* locate(ExecContext& c, Warp& w, int lane, uint64_t addr, uint32_t size, bool write) {
+template <MemSpace S, bool Atomic = false>
+inline uint8_t* locate(ExecContext& c, Warp& w, int lane, uint64_t addr, uint32_t size, bool write,
+                       const void* value = nullptr) {
     if constexpr (S == MemSpace::Shared) {
-        return internal(c.shared, c.shared_size, addr, size, write, lane, "shared");
+        uint8_t* p = internal(c.shared, c.shared_size, addr, size, write, lane, "shared");
+        if (c.racecheck) race<Atomic>(c, w, lane, addr, size, write, true, p, value);
+        return p;
     } else if constexpr (S == MemSpace::Local) {
         return internal(w.local.data() + size_t(lane) * w.local_bytes, w.local_bytes, addr, size, write, lane, "local");
     } else if constexpr (S == MemSpace::Param) {
@@ -42,12 +62,19 @@ inline uint8_t* locate(ExecContext& c, Warp& w, int lane, uint64_t addr, uint32_
     } else {
         if constexpr (S == MemSpace::Generic) {
             if (memory_map::in_shared_window(addr))
-                return locate<MemSpace::Shared>(c, w, lane, addr - memory_map::kSharedWindowBase, size, write);
+                return locate<MemSpace::Shared, Atomic>(c, w, lane, addr - memory_map::kSharedWindowBase, size, write, value);
             if (memory_map::in_local_window(addr))
                 return locate<MemSpace::Local>(c, w, lane, addr - memory_map::kLocalWindowBase, size, write);
         }
         try {
-            return c.gmem->direct(addr, size, write);
+            if constexpr (S == MemSpace::Const) {
+                return c.gmem->direct(addr, size, write);
+            } else {
+                if (c.memcheck) c.allocations->check(addr, size, write);
+                uint8_t* p = c.gmem->direct(addr, size, write);
+                if (c.racecheck) race<Atomic>(c, w, lane, addr, size, write, false, p, value);
+                return p;
+            }
         } catch (AccessFault& f) {
             f.lane = lane;
             f.space = mem_space_name(S);
@@ -56,10 +83,10 @@ inline uint8_t* locate(ExecContext& c, Warp& w, int lane, uint64_t addr, uint32_
     }
 }
 
-template <class T, MemSpace S>
+template <class T, MemSpace S, bool Atomic = false>
 T load_elem(ExecContext& c, Warp& w, int lane, uint64_t addr) {
     T v;
-    if (uint8_t* p = locate<S>(c, w, lane, addr, sizeof(T), false)) {
+    if (uint8_t* p = locate<S, Atomic>(c, w, lane, addr, sizeof(T), false)) {
         std::memcpy(&v, p, sizeof(T));
     } else {
         try {
@@ -72,9 +99,9 @@ T load_elem(ExecContext& c, Warp& w, int lane, uint64_t addr) {
     return v;
 }
 
-template <class T, MemSpace S>
+template <class T, MemSpace S, bool Atomic = false>
 void store_elem(ExecContext& c, Warp& w, int lane, uint64_t addr, T v) {
-    if (uint8_t* p = locate<S>(c, w, lane, addr, sizeof(T), true)) {
+    if (uint8_t* p = locate<S, Atomic>(c, w, lane, addr, sizeof(T), true, &v)) {
         std::memcpy(p, &v, sizeof(T));
     } else {
         try {
@@ -110,7 +137,7 @@ void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     }
     // Scalar shared loads are the inner loop of tiled kernels: bounds and alignment in one test.
     if constexpr (S == MemSpace::Shared) {
-        if (!in.vec_count) {
+        if (!in.vec_count && !c.racecheck) {
             const uint64_t* a = c.src(w, in.a);
             uint64_t* d = w.row(in.d);
             const uint64_t lim = c.shared_size;
@@ -139,7 +166,7 @@ template <class T, MemSpace S>
 void st(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     int n = in.vec_count ? in.vec_count : 1;
     if constexpr (S == MemSpace::Shared) {
-        if (!in.vec_count && in.a != kNoRow) {
+        if (!in.vec_count && in.a != kNoRow && !c.racecheck) {
             const uint64_t* a = c.src(w, in.a);
             const uint64_t* b = c.src(w, in.b);
             const uint64_t lim = c.shared_size;
@@ -199,7 +226,7 @@ void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const uint64_t* cc = in.c == kNoRow ? nullptr : c.src(w, in.c);
     for_lanes(m, [&](int l) {
         uint64_t addr = address(c, w, in, l);
-        T old = load_elem<T, S>(c, w, l, addr);
+        T old = load_elem<T, S, true>(c, w, l, addr);
         T res;
         if constexpr (std::is_floating_point_v<T>) {
             double nan;
@@ -211,7 +238,7 @@ void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         } else {
             res = atom_apply<T, Op>(old, get<T>(b[l]), cc ? get<T>(cc[l]) : T(0));
         }
-        store_elem<T, S>(c, w, l, addr, res);
+        store_elem<T, S, true>(c, w, l, addr, res);
         if (in.d != kNoRow) w.row(in.d)[l] = put<T>(old);
     });
 }
@@ -369,6 +396,11 @@ OpChoice select_memory_op(const OpSpec& s) {
     // Every access completes in program order in one global order, so memory-order semantics and
     // scopes (.relaxed .acquire .release .acq_rel, .cta .gpu .sys) need no action; .mmio is refused.
     bool unsupported_qualifier = s.has("mmio");
+    const bool strong = op == "atom" || op == "red" || s.has("volatile") || s.has("relaxed") || s.has("acquire") ||
+                        s.has("release") || s.has("acq_rel");
+    const bool release = (op == "st" || op == "atom" || op == "red") && (s.has("release") || s.has("acq_rel")) &&
+                         (s.has("gpu") || s.has("sys"));
+    c.aux = uint8_t((strong ? kOrderStrong : 0) | (release ? kOrderRelease : 0));
     if (op == "cvta") {
         c.layout = Layout::D_A;
         c.width = uint8_t(t == "u32" ? 4 : 8);

@@ -9,6 +9,9 @@
 
 namespace gpusim {
 
+// The reason of a misaligned access, which CUDA reports as its own error.
+inline constexpr const char* kMisalignedAddress = "misaligned address";
+
 // A memory access the memory system refused (unmapped or misaligned address).
 struct AccessFault {
     uint64_t address;
@@ -42,7 +45,7 @@ public:
 
     // Host pointer for `size` bytes at `addr`, or nullptr when only b_transport can reach it.
     uint8_t* direct(uint64_t addr, uint32_t size, bool write) {
-        if (addr & (size - 1)) throw AccessFault{addr, size, write, "misaligned address"};
+        if (addr & (size - 1)) throw AccessFault{addr, size, write, kMisalignedAddress};
         Entry& e = m_cache[(addr >> kIndexShift) & (kEntries - 1)];
         if (e.ptr && addr >= e.start && addr + size - 1 <= e.end && (!write || e.writable))
             return e.ptr + (addr - e.start);

@@ -1,5 +1,6 @@
 // Control instructions: branches through the SIMT stack, thread exit, CTA barriers, fences and
 // reads of the time-varying special registers.
+#include "check/race_check.h"
 #include "sm/call_ops.h"
 #include "sm/exec_context.h"
 #include "sm/op_select.h"
@@ -48,6 +49,12 @@ void bar_red(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 // Fences order memory for other observers; in this model every access completes in program order
 // before the next instruction issues, so they need no action.
 void fence(ExecContext&, Warp&, const Inst&, LaneMask) {}
+
+// A fence of gpu or system scope orders the block's earlier global accesses before its later ones
+// for every other block: the race detector takes it as the block publishing what it wrote.
+void wide_fence(ExecContext& c, Warp& w, const Inst&, LaneMask m) {
+    if (c.racecheck && m) c.racecheck->fence(c.smid, w.cta_slot);
+}
 
 enum TimeReg : uint8_t { kClock, kClockHi, kClock64, kGlobalTimer, kGlobalTimerLo, kGlobalTimerHi, kPm = 16, kPm64 = 32 };
 
@@ -124,7 +131,11 @@ OpChoice select_control_op(const OpSpec& s) {
     } else if ((op == "bar" || op == "barrier") && (s.has("sync") || (op == "barrier" && s.mods.empty()))) {
         c.fn = bar_sync;
         c.layout = Layout::Barrier;
-    } else if (op == "membar" || op == "fence") { c.fn = fence; c.layout = Layout::None; }
+    } else if (op == "membar" || op == "fence") {
+        const bool wide = (s.has("gl") || s.has("gpu") || s.has("sys")) && !s.has("proxy");
+        c.fn = wide ? wide_fence : fence;
+        c.layout = Layout::None;
+    }
     // nanosleep may sleep anywhere from 0 to twice the time asked (PTX ISA): the model does not.
     else if (op == "nanosleep" && s.type() == "u32") { c.fn = fence; c.layout = Layout::Barrier; }
     else if (op == "trap") { c.fn = trap; c.layout = Layout::None; }

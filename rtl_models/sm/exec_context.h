@@ -12,9 +12,12 @@
 
 namespace gpusim {
 
+class AllocationMap;
+class RaceCheck;
+
 // What stopped a kernel: a memory access fault, a failed device-side assert, a trap instruction,
 // or any other run-time error (a bad call target, a stack overflow ...).
-enum class FaultKind : uint8_t { Exec, Memory, Assert, Trap, Timeout };
+enum class FaultKind : uint8_t { Exec, Memory, Misaligned, Assert, Trap, Timeout };
 
 // A run-time error of one thread other than a memory access (a bad call target, a stack overflow,
 // a jump-table index out of range); the SM reports it with the kernel, block, thread and instruction.
@@ -47,6 +50,11 @@ struct ExecContext {
     uint64_t* pm_events = nullptr;   // the SM's kPmCounters pmevent counters
     DeviceServices* services = nullptr;   // device heap and printf output; null in bare unit tests
     bool sfu_ideal = false;               // sfu.approx: "ideal" rather than the captured hardware results
+    // The checks (rtl_models/check): what the program allocated, for fault reports and, when
+    // `memcheck` (sim.memcheck), for exact bounds; the race detector when sim.racecheck is on.
+    const AllocationMap* allocations = nullptr;
+    bool memcheck = false;
+    RaceCheck* racecheck = nullptr;
 
     const uint64_t* src(Warp& w, Row r) const {
         return r >= 0 ? w.regs.data() + size_t(r) * kWarpSize : kernel->imm_row(r);

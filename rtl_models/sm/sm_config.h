@@ -20,6 +20,8 @@ struct SmConfig {
     uint64_t max_cycles = 0;             // sim.max_cycles: the watchdog's limit per launch, 0 for none
     double timeout_seconds = 0;          // sim.timeout_seconds: host seconds per launch, 0 for none
     bool sfu_ideal = false;              // sfu.approx == "ideal": correctly rounded, not the GPU's bits
+    bool memcheck = false;               // sim.memcheck: global accesses checked against exact allocation bounds
+    bool racecheck = false;              // sim.racecheck: shared and global races reported
     TimingConfig timing;                 // timing mode: units, pipes, latencies
 };
 

@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "../../tlm/memory_map.h"
+#include "check/allocation_map.h"
+#include "check/race_check.h"
 #include "sm/call_ops.h"
 #include "sm/simt_stack.h"
 #include "sm/timing_units.h"
@@ -82,6 +86,7 @@ void SmCore::add_cta(uint64_t linear) {
     cta.live_warps = cta.num_warps;
     cta.shared.assign(l.shared_per_cta(), 0);
     m_barrier.reset(slot);
+    if (m_ctx.racecheck) m_ctx.racecheck->begin_cta(m_smid, slot, linear, uint32_t(cta.shared.size()));
     for (uint32_t k = 0; k < cta.num_warps; ++k) {
         Warp& w = m_warps[cta.first_warp + k];
         w.cta_slot = slot;
@@ -245,6 +250,7 @@ void SmCore::arrive(Warp& w) {
 void SmCore::release_barrier(Cta& cta, uint32_t id) {
     BarrierUnit::Barrier b;
     if (!m_barrier.release(uint32_t(&cta - m_ctas.data()), id, cta.live_warps, b)) return;
+    if (m_ctx.racecheck) m_ctx.racecheck->barrier(m_smid, uint32_t(&cta - m_ctas.data()));
     const uint64_t now = m_clock.cycles();
     for (uint32_t k = 0; k < cta.num_warps; ++k) {
         Warp& w = m_warps[cta.first_warp + k];
@@ -359,13 +365,25 @@ std::string SmCore::warp_report(const Warp& w) const {
 std::string SmCore::thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) const {
     const LaunchInfo& l = *m_launch;
     uint32_t t = warp_in_cta * kWarpSize + uint32_t(lane < 0 ? 0 : lane);
-    return fmt::format("block ({},{},{}) thread ({},{},{})", cta.ctaid[0], cta.ctaid[1], cta.ctaid[2], t % l.block.x,
-                       (t / l.block.x) % l.block.y, t / (l.block.x * l.block.y));
+    return fmt::format("block ({},{},{}) thread ({},{},{}) (warp {}, lane {})", cta.ctaid[0], cta.ctaid[1], cta.ctaid[2],
+                       t % l.block.x, (t / l.block.x) % l.block.y, t / (l.block.x * l.block.y), warp_in_cta,
+                       lane < 0 ? 0 : lane);
 }
 
+// A global address is also placed against what the program allocated: a null pointer, or the
+// nearest allocation and the distance from it, as compute-sanitizer does.
 void SmCore::raise_fault(const Warp& w, const AccessFault& f) const {
-    raise_fault(w, f.lane, fmt::format("{} {} of {} bytes at address 0x{:x} ({})", f.space, f.write ? "write" : "read",
-                                       f.size, f.address, f.reason), FaultKind::Memory);
+    const bool misaligned = std::string_view(f.reason) == kMisalignedAddress;
+    std::string what = fmt::format("{} {} of {} bytes at address 0x{:x} ({})", f.space, f.write ? "write" : "read", f.size,
+                                   f.address, f.reason);
+    const std::string_view space(f.space);
+    if (!misaligned && (space == "global" || space == "generic")) {
+        if (f.address < memory_map::kSharedWindowBase)
+            what += ": a null pointer, or an offset from one";
+        else if (std::string near = m_ctx.allocations ? m_ctx.allocations->locate(f.address) : ""; !near.empty())
+            what += ": " + near;
+    }
+    raise_fault(w, f.lane, what, misaligned ? FaultKind::Misaligned : FaultKind::Memory);
 }
 
 // A failed device-side assert also prints CUDA's line for the thread, through the printf output.

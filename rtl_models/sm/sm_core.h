@@ -55,6 +55,14 @@ public:
     ~SmCore();
     // The device heap and printf output that device runtime calls use.
     void set_services(DeviceServices* s) { m_ctx.services = s; }
+    // The checks: the allocation map names the allocation near a faulting address, and bounds
+    // every global access when `memcheck`; `racecheck` (may be null) sees every shared and global
+    // access, barrier and fence.
+    void set_checks(const AllocationMap* allocations, bool memcheck, RaceCheck* racecheck) {
+        m_ctx.allocations = allocations;
+        m_ctx.memcheck = memcheck && allocations;
+        m_ctx.racecheck = racecheck;
+    }
 
     void begin_launch(const LaunchInfo* launch);
     bool can_accept_cta() const;

@@ -30,6 +30,8 @@ struct Options {
     std::vector<std::string> sets;
     std::string mode;                     // empty: the config's sim.mode
     std::string timeout;                  // host seconds per launch: --set sim.timeout_seconds
+    bool memcheck = false;                // --set sim.memcheck=true
+    bool racecheck = false;               // --set sim.racecheck=true
     std::vector<std::string> manifests;
     std::string known;               // JSON file: launches whose mismatch is a documented difference
     std::string dump;                // folder for the buffers that differ from their references
@@ -80,10 +82,13 @@ std::vector<std::string> apply_known(ManifestOutcome& r, const std::map<std::str
     return lines;
 }
 
-// --mode and --timeout are shorthands for --set sim.mode=... and sim.timeout_seconds=...; explicit
-// --set entries come after them and win.
+// --mode, --timeout, --memcheck and --racecheck are shorthands for --set sim.mode=...,
+// sim.timeout_seconds=..., sim.memcheck=true and sim.racecheck=true; explicit --set entries come
+// after them and win.
 std::vector<std::pair<std::string, std::string>> parse_sets(const Options& o) {
     auto out = parse_overrides(o.sets);
+    if (o.racecheck) out.insert(out.begin(), {"sim.racecheck", "true"});
+    if (o.memcheck) out.insert(out.begin(), {"sim.memcheck", "true"});
     if (!o.timeout.empty()) out.insert(out.begin(), {"sim.timeout_seconds", o.timeout});
     if (!o.mode.empty()) out.insert(out.begin(), {"sim.mode", o.mode});
     return out;
@@ -95,14 +100,17 @@ std::string short_name(const std::string& manifest) {
     return stem == "manifest" ? p.parent_path().filename().string() : stem;
 }
 
-// One JSON document: the run's totals, the effective config and every unit's statistics.
-void write_stats(const std::string& file, const std::string& manifest, const GpuConfig& cfg, const LaunchStats& t,
+// One JSON document: the run's totals, the effective config, a digest of each buffer after the run and
+// every unit's statistics.
+void write_stats(const std::string& file, const std::string& manifest, const GpuConfig& cfg, const ManifestOutcome& r,
                  const nlohmann::json& units) {
+    const LaunchStats& t = r.totals;
     nlohmann::json doc;
     doc["manifest"] = manifest;
     doc["config"] = cfg.effective;
     doc["totals"] = {{"cycles", t.cycles}, {"warp_instructions", t.warp_instructions},
                      {"thread_instructions", t.thread_instructions}, {"host_seconds", t.host_seconds}};
+    doc["buffers"] = r.digests;
     doc["gpu"] = units;
     std::ofstream out(file);
     if (!out) throw std::runtime_error(fmt::format("{}: cannot write the statistics file", file));
@@ -118,7 +126,17 @@ enum Exit : int {
     kDeviceFault = 4,  // a kernel faulted: memory, trap, assert, a bad call
     kHang = 5,         // the watchdog stopped a kernel that did not end (sim.max_cycles)
     kCrash = 6,        // the simulator itself died: a bug to report
+    kRace = 7,         // --racecheck found hazards (the run finished)
 };
+
+// How bad an outcome is, for the exit code of a run of several manifests: a race ranks above a
+// mismatch (it may be its cause) and below every failure to run.
+int severity(int rc) {
+    static constexpr int kOrder[] = {kPass, kMismatch, kRace, kUsage, kBadInput, kDeviceFault, kHang, kCrash};
+    for (int k = 0; k < int(std::size(kOrder)); ++k)
+        if (kOrder[k] == rc) return k;
+    return int(std::size(kOrder));
+}
 
 int exit_of(const RuntimeError& e) {
     if (e.code() == Error::LaunchTimeout) return kHang;
@@ -135,7 +153,7 @@ int run_one(const Options& o, const std::string& path, bool bench) {
         ManifestOutcome r = run_manifest(rt, m, o.dump);
         std::vector<std::string> known_lines = bench ? std::vector<std::string>{} : apply_known(r, known);
         const LaunchStats& t = r.totals;
-        if (!o.stats.empty()) write_stats(o.stats, path, cfg, t, rt.unit_stats());
+        if (!o.stats.empty()) write_stats(o.stats, path, cfg, r, rt.unit_stats());
         if (bench) {
             double s = t.host_seconds > 0 ? t.host_seconds : 1e-9;
             fmt::print("{:<14} {:>12} {:>14} {:>9.3f} {:>10.2f} {:>10.1f}\n", short_name(path), t.warp_instructions,
@@ -147,6 +165,10 @@ int run_one(const Options& o, const std::string& path, bool bench) {
             for (const auto& k : known_lines) fmt::print("       {}\n", k);
         }
         std::fflush(stdout);
+        if (const uint64_t hazards = rt.race_hazards()) {
+            fmt::print(stderr, "racecheck: {} hazard{} found in {}\n", hazards, hazards == 1 ? "" : "s", path);
+            return kRace;
+        }
         return r.passed ? kPass : kMismatch;
     } catch (const std::exception& e) {
         std::fflush(stdout);
@@ -190,7 +212,7 @@ int run_all(const Options& o, bool bench) {
     for (const auto& m : o.manifests) {
         int rc = o.manifests.size() == 1 ? run_one(o, m, bench) : run_isolated(o, m, bench);
         (rc == kPass ? passed : failed)++;
-        worst = std::max(worst, rc);  // the codes rise with severity
+        if (severity(rc) > severity(worst)) worst = rc;
     }
     if (!bench) fmt::print("{} passed, {} failed\n", passed, failed);
     return worst;
@@ -238,6 +260,8 @@ int sc_main(int argc, char** argv) {
         c->add_option("--mode", o.mode, "functional or timing (default: the config's sim.mode)");
         c->add_option("--timeout", o.timeout, "stop a kernel after this many host seconds (sim.timeout_seconds)");
         c->add_option("--stats", o.stats, "write every unit's statistics to this JSON file (one manifest)");
+        c->add_flag("--memcheck", o.memcheck, "check every global access against its allocation's exact bounds (sim.memcheck)");
+        c->add_flag("--racecheck", o.racecheck, "report shared- and global-memory races (sim.racecheck)");
     };
     CLI::App* run = app.add_subcommand("run", "run launch manifests, compare outputs with references");
     add_common(run);

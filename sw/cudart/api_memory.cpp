@@ -42,7 +42,7 @@ CUDART_API cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, si
     return guard([&](Context& c) {
         require(p && pitch, "cudaMallocPitch: null pointer");
         *pitch = (width + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
-        *p = reinterpret_cast<void*>(c.rt().malloc(*pitch * height));
+        *p = reinterpret_cast<void*>(c.rt().malloc(*pitch * height, "cudaMallocPitch"));
     });
 }
 
@@ -50,7 +50,7 @@ CUDART_API cudaError_t cudaMalloc3D(cudaPitchedPtr* pp, cudaExtent e) {
     return guard([&](Context& c) {
         require(pp, "cudaMalloc3D: null pointer");
         const size_t pitch = (e.width + kPitchAlign - 1) / kPitchAlign * kPitchAlign;
-        pp->ptr = reinterpret_cast<void*>(c.rt().malloc(pitch * e.height * e.depth));
+        pp->ptr = reinterpret_cast<void*>(c.rt().malloc(pitch * e.height * e.depth, "cudaMalloc3D"));
         pp->pitch = pitch;
         pp->xsize = e.width;
         pp->ysize = e.height;

@@ -31,7 +31,7 @@ CUDART_API cudaError_t cudaMallocAsync(void** p, size_t size, cudaStream_t s) {
     return guard([&](Context& c) {
         require(p, "cudaMallocAsync: null pointer");
         c.rt().stream_non_blocking(c.stream(s));
-        const DevicePtr d = c.rt().malloc(size);
+        const DevicePtr d = c.rt().malloc(size, "cudaMallocAsync");
         g_pool.live[d] = c.rt().allocation_size(d);
         g_pool.used += g_pool.live[d];
         g_pool.used_high = std::max(g_pool.used_high, g_pool.used);

@@ -118,7 +118,7 @@ void set_sampler(tex::Header& h, const cudaTextureDesc& t) {
 // Writes the header into device memory, in stream order; its address is the handle.
 uint64_t publish(Context& c, const tex::Header& h, const ObjectRecord& rec) {
     Runtime& rt = c.rt();
-    const DevicePtr at = rt.malloc(sizeof h);
+    const DevicePtr at = rt.malloc(sizeof h, "texture object state");
     // Written before the call returns, so a kernel on any stream may use the handle at once (the
     // new address is in no queued work).
     rt.memcpy_to_device(at, &h, sizeof h);

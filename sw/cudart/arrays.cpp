@@ -92,7 +92,7 @@ cudaArray* create_array(Runtime& rt, const cudaChannelFormatDesc* desc, cudaExte
     check_limits(rt.config().cuda, a->shape, e);
     a->pitch = uint64_t(a->width) * a->texel_bytes;
     a->slice = a->pitch * a->height;
-    a->base = rt.malloc(a->slice * a->slices);
+    a->base = rt.malloc(a->slice * a->slices, "cudaMallocArray");
     cudaArray* raw = a.release();
     arrays().insert(raw);
     return raw;

@@ -107,6 +107,9 @@ Runtime& Context::rt() {
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // keep the program's stdout its own
     std::vector<std::string> sets = split_sets(env("GPUSIM_SET"));
     if (std::string mode = env("GPUSIM_MODE"); !mode.empty()) sets.push_back("sim.mode=" + mode);
+    // GPUSIM_MEMCHECK=1 and GPUSIM_RACECHECK=1: the checks of gpusim run --memcheck and --racecheck.
+    if (env("GPUSIM_MEMCHECK") == "1") sets.insert(sets.begin(), "sim.memcheck=true");
+    if (env("GPUSIM_RACECHECK") == "1") sets.insert(sets.begin(), "sim.racecheck=true");
     try {
         m_cfg = load_config(env("GPUSIM_CONFIG", "fermi-gf100"), parse_overrides(sets));
     } catch (const std::exception& e) {

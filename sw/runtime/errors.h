@@ -45,6 +45,7 @@ enum class Error : int {
     HostMemoryAlreadyRegistered = 712,
     HostMemoryNotRegistered = 713,
     IllegalInstruction = 715,
+    MisalignedAddress = 716,
     LaunchFailure = 719,
     CooperativeLaunchTooLarge = 720,
     NotPermitted = 800,
@@ -70,7 +71,7 @@ public:
     // Whether the error leaves the device unusable until it is reset (CUDA's sticky errors).
     bool sticky() const {
         return m_code == Error::IllegalAddress || m_code == Error::Assert || m_code == Error::LaunchFailure ||
-               m_code == Error::IllegalInstruction || m_code == Error::LaunchTimeout;
+               m_code == Error::IllegalInstruction || m_code == Error::LaunchTimeout || m_code == Error::MisalignedAddress;
     }
 
 private:

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -114,6 +115,12 @@ KernelArg scalar(const Manifest& m, const std::string& where, const ArgSpec& a) 
     return KernelArg::of<double>(v.get<double>(), "f64");
 }
 
+std::string digest(const std::vector<uint8_t>& data) {
+    uint64_t h = 0xcbf29ce484222325ull;   // FNV-1a, 64 bits
+    for (uint8_t b : data) h = (h ^ b) * 0x100000001b3ull;
+    return fmt::format("{:016x}", h);
+}
+
 std::vector<uint8_t> read_file(const std::string& manifest, const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open \"{}\"", manifest, path));
@@ -123,18 +130,22 @@ std::vector<uint8_t> read_file(const std::string& manifest, const std::string& p
 } // namespace
 
 Manifest load_manifest(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open manifest", path));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_manifest(path, text.str());
+}
+
+Manifest parse_manifest(const std::string& path, std::string_view text) {
     Manifest m;
     m.path = path;
     m.dir = fs::path(path).parent_path().string();
     json doc;
-    {
-        std::ifstream in(path);
-        if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open manifest", path));
-        try {
-            doc = json::parse(in);
-        } catch (const json::parse_error& e) {
-            throw std::runtime_error(fmt::format("{}: error: invalid JSON: {}", path, e.what()));
-        }
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw std::runtime_error(fmt::format("{}: error: invalid JSON: {}", path, e.what()));
     }
     try {
         only_keys(path, "manifest", doc, {"module", "config", "buffers", "textures", "launches", "description"});
@@ -259,9 +270,12 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
     std::map<std::string, DevicePtr> dev;
     std::map<std::string, uint64_t> sizes;
     for (const auto& b : m.buffers) {
-        std::vector<uint8_t> init = initial_contents(m, b);
+        // Allocated first: a buffer larger than the device's memory is refused before its
+        // contents are built in host memory.
         dev[b.name] = rt.malloc(b.bytes);
+        rt.name_allocation(dev[b.name], b.name);
         sizes[b.name] = b.bytes;
+        std::vector<uint8_t> init = initial_contents(m, b);
         rt.memcpy_to_device(dev[b.name], init.data(), init.size());
     }
     std::map<std::string, DevicePtr> handles;
@@ -316,6 +330,11 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
                 out.failed_kernels.push_back(l.kernel);
             }
         }
+    }
+    for (const auto& [name, p] : dev) {
+        std::vector<uint8_t> data(sizes[name]);
+        rt.peek(data.data(), p, data.size());
+        out.digests[name] = digest(data);
     }
     for (auto& [n, p] : handles) rt.free(p);
     for (auto& [n, p] : dev) rt.free(p);

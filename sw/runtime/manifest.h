@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -54,6 +56,8 @@ struct Manifest {
 
 // Reads and validates a manifest; throws std::runtime_error naming the file and the bad entry.
 Manifest load_manifest(const std::string& path);
+// The same for a manifest's text; `path` places its relative paths and names it in errors.
+Manifest parse_manifest(const std::string& path, std::string_view text);
 
 struct ManifestOutcome {
     bool passed = true;
@@ -61,6 +65,9 @@ struct ManifestOutcome {
     std::vector<std::string> failed_kernels;  // the kernel of each failure, in the same order
     LaunchStats totals;
     size_t launches = 0;
+    // Each buffer's contents after the last launch, as a 64-bit FNV-1a digest in hex: two runs
+    // left the same memory when their digests agree (the stats file records them).
+    std::map<std::string, std::string> digests;
 };
 
 // Runs every launch of the manifest on `rt`; mismatches are reported in the outcome, while

@@ -60,6 +60,11 @@ double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 
 
 nlohmann::json Runtime::unit_stats() const { return m_platform->gpu.report(); }
 
+uint64_t Runtime::race_hazards() const {
+    const RaceCheck* r = m_platform->gpu.racecheck();
+    return r ? r->hazards() : 0;
+}
+
 DevicePtr Runtime::map_region(DevicePtr base, uint64_t bytes) {
     HostPort& cpu = m_platform->cpu;
     cpu.write64(reg::kMapBaseLo, base);
@@ -68,7 +73,16 @@ DevicePtr Runtime::map_region(DevicePtr base, uint64_t bytes) {
     return base;
 }
 
-DevicePtr Runtime::malloc(uint64_t bytes) {
+void Runtime::peek(void* dst, DevicePtr src, uint64_t bytes) {
+    synchronize();
+    m_platform->gpu.dram().store().read(src, static_cast<uint8_t*>(dst), bytes);
+}
+
+AllocationMap& Runtime::allocations() { return m_platform->gpu.allocations(); }
+
+void Runtime::name_allocation(DevicePtr p, const std::string& name) { allocations().name(p, name); }
+
+DevicePtr Runtime::malloc(uint64_t bytes, const char* api) {
     if (bytes == 0) bytes = 1;
     uint64_t size = round_up(bytes, kPage);
     const uint64_t used = bytes_allocated();
@@ -77,6 +91,7 @@ DevicePtr Runtime::malloc(uint64_t bytes) {
                            Error::MemoryAllocation);
     DevicePtr p = map_region(m_heap_next, size);
     m_allocations[p] = size;
+    allocations().add(p, bytes, size, origin(api));
     m_heap_next += size + kPage;  // a guard page between allocations
     return p;
 }
@@ -86,6 +101,7 @@ void Runtime::free(DevicePtr p) {
         if (b->base != p) throw RuntimeError(fmt::format("free of 0x{:x}, inside managed memory at 0x{:x}", p, b->base), Error::InvalidDevicePointer);
         synchronize();
         m_platform->gpu.dram().unmap(b->base, b->bytes);
+        allocations().remove(b->base);
         m_platform->host_memory.remove_window(b->alias);
         m_managed->free(p);
         return;
@@ -104,6 +120,7 @@ void Runtime::unmap_allocation(DevicePtr p) {
     cpu.write64(reg::kMapSizeLo, it->second);
     cpu.write32(reg::kMapCmd, 2);
     m_allocations.erase(it);
+    allocations().remove(p);
 }
 
 void Runtime::free_after(DevicePtr p, StreamId s) {
@@ -145,6 +162,7 @@ void* Runtime::malloc_host(uint64_t bytes, uint32_t flags) {
     if (!p) throw RuntimeError(fmt::format("cannot allocate {} bytes of pinned host memory", bytes), Error::MemoryAllocation);
     m_pinned[reinterpret_cast<uintptr_t>(p)] = Pinned{size, true, flags};
     m_platform->host_memory.add_window(p, size);
+    allocations().add(reinterpret_cast<uint64_t>(p), std::max<uint64_t>(bytes, 1), size, origin("cudaHostAlloc"));
     return p;
 }
 
@@ -154,6 +172,7 @@ void Runtime::free_host(void* p) {
         throw RuntimeError("free of host memory that cudaMallocHost did not allocate", Error::InvalidValue);
     synchronize();
     m_platform->host_memory.remove_window(p);
+    allocations().remove(reinterpret_cast<uint64_t>(p));
     m_pinned.erase(it);
     std::free(p);
 }
@@ -163,6 +182,7 @@ void Runtime::register_host(void* p, uint64_t bytes, uint32_t flags) {
     if (is_pinned(p, 1)) throw RuntimeError("host memory is already registered", Error::HostMemoryAlreadyRegistered);
     m_pinned[reinterpret_cast<uintptr_t>(p)] = Pinned{bytes, false, flags};
     m_platform->host_memory.add_window(p, bytes);
+    allocations().add(reinterpret_cast<uint64_t>(p), bytes, bytes, origin("cudaHostRegister"));
 }
 
 void Runtime::unregister_host(void* p) {
@@ -171,6 +191,7 @@ void Runtime::unregister_host(void* p) {
         throw RuntimeError("host unregister of memory that was not registered", Error::HostMemoryNotRegistered);
     synchronize();
     m_platform->host_memory.remove_window(p);
+    allocations().remove(reinterpret_cast<uint64_t>(p));
     m_pinned.erase(it);
 }
 
@@ -244,6 +265,7 @@ const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& pat
             addr[k] = next;
             next += std::max<uint64_t>(v.size_bytes(), 1);
             handle->symbols[v.name] = {addr[k], v.size_bytes()};
+            allocations().add(addr[k], std::max<uint64_t>(v.size_bytes(), 1), 0, fmt::format("variable '{}' of {}", v.name, path));
         }
         next = round_up(next, kPage);
         if (next > start) map_region(start, next - start);
@@ -255,7 +277,7 @@ const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& pat
         const auto& v = mod.globals[k];
         if (!v.is_managed) continue;
         if (v.is_extern) throw ptx::PtxError(path, v.loc, fmt::format("extern variable '{}' cannot be resolved", v.name));
-        addr[k] = malloc_managed(v.size_bytes());
+        addr[k] = malloc_managed(v.size_bytes(), fmt::format("variable '{}' of {}", v.name, path));
         m_module_managed.insert(addr[k]);
         handle->symbols[v.name] = {addr[k], v.size_bytes()};
     }
@@ -271,7 +293,7 @@ const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& pat
         if (!v.opaque_init.empty()) {
             // An initialized .texref/.samplerref starts with a handle to its sampler state.
             const tex::Header h = reference_sampler(v, path);
-            const uint64_t at = malloc(sizeof h);
+            const uint64_t at = malloc(sizeof h, "sampler state");
             memcpy_to_device(at, &h, sizeof h);
             std::memcpy(bytes.data(), &at, 8);
         }
@@ -332,7 +354,7 @@ void Runtime::launch_async(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint
                                Error::CooperativeLaunchTooLarge);
         // One workspace serves every cooperative launch (kernels run one at a time); it starts
         // each launch cleared, in stream order.
-        if (!m_grid_workspace) m_grid_workspace = malloc(kGridWorkspaceBytes);
+        if (!m_grid_workspace) m_grid_workspace = malloc(kGridWorkspaceBytes, "grid.sync workspace");
         fill(m_grid_workspace, 0, kGridWorkspaceBytes, s);
         envreg[1] = uint32_t(m_grid_workspace >> 32);
         envreg[2] = uint32_t(m_grid_workspace);
@@ -429,6 +451,7 @@ void Runtime::reset() {
         if (!m_module_managed.count(b)) free(b);   // __managed__ variables stay with their modules
     for (auto it = m_pinned.begin(); it != m_pinned.end();) {
         m_platform->host_memory.remove_window(reinterpret_cast<void*>(it->first));
+        allocations().remove(it->first);
         if (it->second.owned) std::free(reinterpret_cast<void*>(it->first));
         it = m_pinned.erase(it);
     }

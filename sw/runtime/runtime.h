@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "../../rtl_models/check/allocation_map.h"
 #include "../../rtl_models/gpu/gpu_config.h"
 #include "../../rtl_models/sm/launch.h"
 #include "ptx/ast.h"
@@ -73,8 +76,10 @@ public:
 
     const GpuConfig& config() const { return m_cfg; }
 
-    // Device memory.
-    DevicePtr malloc(uint64_t bytes);
+    // Device memory. `api` names the call for fault and memcheck reports ("cudaMalloc #3").
+    DevicePtr malloc(uint64_t bytes, const char* api = "cudaMalloc");
+    // Gives the allocation at p a name for reports (a manifest buffer's).
+    void name_allocation(DevicePtr p, const std::string& name);
     void free(DevicePtr p);
     // cudaFreeAsync: the allocation goes once the stream has done the work queued before (it
     // does not wait for other streams, as CUDA's stream-ordered free does not).
@@ -103,7 +108,7 @@ public:
     // Managed memory (cudaMallocManaged, __managed__ variables): one address for host and device,
     // pages that migrate on first touch (docs/cudart.md) or when prefetched in stream order.
     // free() releases it too.
-    DevicePtr malloc_managed(uint64_t bytes);
+    DevicePtr malloc_managed(uint64_t bytes, const std::string& origin = "");
     ManagedHeap::Block* managed_block(DevicePtr p);
     void prefetch(DevicePtr p, uint64_t bytes, bool to_device, StreamId s);
     // Catches up with what the program's host code did to managed pages since the last call: the
@@ -125,6 +130,9 @@ public:
     // The same on the default stream, waiting for completion.
     void memcpy_to_device(DevicePtr dst, const void* src, uint64_t bytes);
     void memcpy_to_host(void* dst, DevicePtr src, uint64_t bytes);
+    // Device memory as it is now, read past the memory system (no copy, no simulated time, no
+    // statistics), as a debugger sees it; for digests of a finished run.
+    void peek(void* dst, DevicePtr src, uint64_t bytes);
     void memcpy_device(DevicePtr dst, DevicePtr src, uint64_t bytes);
     void memset(DevicePtr dst, uint8_t value, uint64_t bytes);
 
@@ -193,6 +201,8 @@ public:
 
     // Simulated time since the start, in nanoseconds.
     double now_ns() const;
+    // Distinct hazards --racecheck (sim.racecheck) has reported so far; 0 when it is off.
+    uint64_t race_hazards() const;
     // Statistics of every unit of the GPU, hierarchical by module name.
     nlohmann::json unit_stats() const;
 
@@ -248,6 +258,9 @@ private:
     };
     std::vector<PendingFree> m_pending_frees;
     void unmap_allocation(DevicePtr p);
+    std::map<std::string, uint64_t> m_api_calls;        // allocation calls per API, for reports
+    std::string origin(const char* api) { return fmt::format("{} #{}", api, ++m_api_calls[api]); }
+    AllocationMap& allocations();
     std::vector<PendingHostFunction> m_host_functions;
     HostFunctionRunner m_host_runner;
     struct Configured {

@@ -7,12 +7,13 @@
 
 namespace gpusim {
 
-DevicePtr Runtime::malloc_managed(uint64_t bytes) {
+DevicePtr Runtime::malloc_managed(uint64_t bytes, const std::string& where) {
     check_fault();
     if (!m_managed) m_managed = std::make_unique<ManagedHeap>(m_platform->gpu.managed());
     ManagedHeap::Block& b = m_managed->allocate(bytes);
     m_platform->gpu.dram().attach(b.base, b.bytes, b.alias);
     m_platform->host_memory.add_window(b.alias, b.bytes);
+    allocations().add(b.base, std::max<uint64_t>(bytes, 1), b.bytes, where.empty() ? origin("cudaMallocManaged") : where);
     return b.base;
 }
 

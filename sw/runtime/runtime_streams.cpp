@@ -17,6 +17,7 @@ Error error_of(uint32_t code) {
     switch (code) {
     case reg::kFaultLaunchRejected: return Error::InvalidConfiguration;
     case reg::kFaultMemory: return Error::IllegalAddress;
+    case reg::kFaultMisaligned: return Error::MisalignedAddress;
     case reg::kFaultAssert: return Error::Assert;
     case reg::kFaultTrap: return Error::LaunchFailure;
     case reg::kFaultDma: return Error::InvalidValue;

@@ -239,6 +239,48 @@ BOOST_AUTO_TEST_CASE(buffer_too_small_for_the_kernel_faults_with_thread_named) {
     BOOST_TEST(e.find("'ld.global.f32' at ") != std::string::npos, e);
 }
 
+// A misaligned access is CUDA's cudaErrorMisalignedAddress, not an illegal address; a fault in
+// unmapped memory names the nearest allocation and the call that made it.
+BOOST_AUTO_TEST_CASE(misaligned_and_unmapped_faults_are_told_apart) {
+    const std::string ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.visible .entry poke(.param .u64 p, .param .u64 off)
+{
+    .reg .b64 %rd<4>;
+    .reg .b32 %r<2>;
+    ld.param.u64 %rd1, [p];
+    ld.param.u64 %rd2, [off];
+    add.s64 %rd3, %rd1, %rd2;
+    mov.u32 %r1, 7;
+    st.global.u32 [%rd3], %r1;
+    ret;
+}
+)";
+    const ModuleHandle& m = rt->load_module_text(ptx, "poke.ptx");
+    const KernelInfo& k = m.kernels.at("poke");
+    const DevicePtr buf = rt->malloc(256);
+    auto launch = [&](DevicePtr p, uint64_t offset) -> std::pair<Error, std::string> {
+        try {
+            rt->launch(k, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, {KernelArg::of<uint64_t>(p, "u64"), KernelArg::of<uint64_t>(offset, "u64")});
+        } catch (const RuntimeError& e) {
+            rt->reset();
+            return {e.code(), e.what()};
+        }
+        return {Error::Success, ""};
+    };
+    auto [code, what] = launch(buf, 2);
+    BOOST_TEST(int(code) == int(Error::MisalignedAddress));
+    BOOST_TEST(what.find("global write of 4 bytes at address") != std::string::npos, what);
+    BOOST_TEST(what.find("(misaligned address)") != std::string::npos, what);
+    BOOST_TEST(what.find("thread (0,0,0) (warp 0, lane 0): 'st.global.u32' at poke.ptx:12") != std::string::npos, what);
+    const DevicePtr again = rt->malloc(256);   // the reset freed buf: a new one, further on
+    const DevicePtr far = again + (2u << 20);
+    std::tie(code, what) = launch(far, 0);
+    BOOST_TEST(int(code) == int(Error::IllegalAddress));
+    BOOST_TEST(what.find(fmt::format("(address is not mapped): {} bytes past the end of cudaMalloc #", far - again - 256)) != std::string::npos, what);
+    BOOST_TEST(what.find(" (256 bytes)") != std::string::npos, what);
+}
 
 int sc_main(int argc, char** argv) {
     Runtime runtime(load_config("fermi-gf100"));

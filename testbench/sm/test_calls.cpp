@@ -307,7 +307,7 @@ L1: mov.u32 %r9, 2;
 
 BOOST_AUTO_TEST_CASE(trap_faults_the_kernel) {
     std::string f = fault_of(kernel("", "    mov.u32 %r9, 0;\n    setp.eq.u32 %p1, %r1, 5;\n    @%p1 trap;\n"), 32);
-    BOOST_TEST(f.find("thread (5,0,0): 'trap' at k.ptx") != std::string::npos, f);
+    BOOST_TEST(f.find("thread (5,0,0) (warp 0, lane 5): 'trap' at k.ptx") != std::string::npos, f);
     BOOST_TEST(f.find("trap instruction executed") != std::string::npos, f);
 }
 

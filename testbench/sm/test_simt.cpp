@@ -180,8 +180,8 @@ BOOST_AUTO_TEST_CASE(out_of_range_access_faults_with_block_thread_and_instructio
         BOOST_FAIL("expected a fault");
     } catch (const KernelFault& f) {
         BOOST_TEST(std::string(f.what()) ==
-                   "kernel 'k' faulted: block (0,0,0) thread (1,0,0): 'st.global.u32' at k.ptx:13: global write of 4 bytes "
-                   "at address 0x11000 (address is not mapped)");
+                   "kernel 'k' faulted: block (0,0,0) thread (1,0,0) (warp 0, lane 1): 'st.global.u32' at k.ptx:13: global write of 4 bytes "
+                   "at address 0x11000 (address is not mapped): a null pointer, or an offset from one");
     }
 }
 

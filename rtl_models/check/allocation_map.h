@@ -1,0 +1,56 @@
+// What the program allocated, byte for byte: every range the SMs may reach (cudaMalloc, managed
+// and mapped host memory, module variables), with the size asked for, the pages mapped for it and
+// a name for reports. Faults name the nearest allocation from it, and --memcheck (sim.memcheck)
+// checks each global access against the exact bounds of the allocation whose pages it lands in.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace gpusim {
+
+struct AccessFault;
+
+class AllocationMap {
+public:
+    struct Allocation {
+        uint64_t base = 0;
+        uint64_t bytes = 0;        // what was asked for
+        uint64_t mapped = 0;       // what the pages cover (>= bytes)
+        std::string origin;        // "cudaMalloc #3", "variable 'x' of k.ptx"
+        std::string name;          // a manifest buffer's name, if it has one
+    };
+
+    void add(uint64_t base, uint64_t bytes, uint64_t mapped, std::string origin);
+    void remove(uint64_t base);
+    void clear() { m_by_base.clear(); m_last = nullptr; }
+    void name(uint64_t base, const std::string& name);
+    const Allocation* find(uint64_t base) const;
+
+    // "buffer 'J' (16 MiB, cudaMalloc #3)".
+    static std::string describe(const Allocation& a);
+    // Where `addr` lies relative to the nearest allocation: "1024 bytes before buffer 'J' (...)",
+    // "at offset 8 of ...", "4 bytes past the end of ..."; empty when nothing is allocated.
+    std::string locate(uint64_t addr) const;
+
+    // --memcheck: throws AccessFault when [addr, addr + size) lies in the pages of an allocation
+    // but reaches past the bytes it asked for. Addresses in no allocation's pages are left to the
+    // memory system, which faults on unmapped ones.
+    void check(uint64_t addr, uint32_t size, bool write) const {
+        const Allocation* a = m_last;
+        if (!a || addr < a->base || addr >= a->base + a->mapped) a = containing(addr);
+        if (!a) return;
+        m_last = a;
+        if (addr + size > a->base + a->bytes) out_of_bounds(addr, size, write);
+    }
+
+private:
+    std::map<uint64_t, Allocation> m_by_base;
+    mutable const Allocation* m_last = nullptr;   // the allocation the last check found
+
+    const Allocation* containing(uint64_t addr) const;
+    [[noreturn]] static void out_of_bounds(uint64_t addr, uint32_t size, bool write);
+};
+
+} // namespace gpusim
