@@ -14,7 +14,7 @@
 namespace gpusim {
 namespace {
 
-// kNanIn: a NaN operand makes the result NaN; kAWins: of two fp64 NaN operands a's payload is
+// kNanIn: a NaN operand makes the result NaN; kAWins (with kNanIn): of two fp64 NaN operands a's payload is
 // the result, else b's (measured on the H200; see propagate_nan).
 struct FAdd { static constexpr bool kNanIn = true, kAWins = false; template <class T> static T apply(T a, T b) { return a + b; } };
 struct FSub { static constexpr bool kNanIn = true, kAWins = false; template <class T> static T apply(T a, T b) { return a - b; } };
@@ -22,14 +22,14 @@ struct FMul { static constexpr bool kNanIn = true, kAWins = false; template <cla
 struct FDiv { static constexpr bool kNanIn = true, kAWins = true; template <class T> static T apply(T a, T b) { return a / b; } };
 // IEEE minNum/maxNum: a NaN operand yields the other one; -0 orders below +0. Two NaNs give b,
 // quieted (fp64, measured; fp32 NaN results are canonical anyway).
-struct FMin { static constexpr bool kNanIn = false, kAWins = false; template <class T> static T apply(T a, T b) {
+struct FMin { static constexpr bool kNanIn = false; template <class T> static T apply(T a, T b) {
         if (std::isnan(a) && std::isnan(b)) return T(quiet(double(b)));
         if (std::isnan(a)) return b;
         if (std::isnan(b)) return a;
         if (a == b) return std::signbit(a) ? a : b;
         return a < b ? a : b;
     } };
-struct FMax { static constexpr bool kNanIn = false, kAWins = false; template <class T> static T apply(T a, T b) {
+struct FMax { static constexpr bool kNanIn = false; template <class T> static T apply(T a, T b) {
         if (std::isnan(a) && std::isnan(b)) return T(quiet(double(b)));
         if (std::isnan(a)) return b;
         if (std::isnan(b)) return a;

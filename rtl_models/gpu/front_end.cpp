@@ -6,8 +6,8 @@
 
 namespace gpusim {
 
-FrontEnd::FrontEnd(const sc_core::sc_module_name& name, const GpuConfig& cfg, MemoryTarget& dram, uint32_t copy_engines)
-    : sc_module(name), regs("regs"), irq("irq"), m_cfg(cfg), m_dram(dram), m_copy_engines(copy_engines) {
+FrontEnd::FrontEnd(const sc_core::sc_module_name& name, MemoryTarget& dram, uint32_t copy_engines)
+    : sc_module(name), regs("regs"), irq("irq"), m_dram(dram), m_copy_engines(copy_engines) {
     regs.register_b_transport(this, &FrontEnd::b_transport);
     regs.register_transport_dbg(this, &FrontEnd::transport_dbg);
     SC_HAS_PROCESS(FrontEnd);

@@ -22,7 +22,7 @@ public:
     tlm_utils::simple_target_socket<FrontEnd> regs;
     sc_core::sc_out<bool> irq;
 
-    FrontEnd(const sc_core::sc_module_name& name, const GpuConfig& cfg, MemoryTarget& dram, uint32_t copy_engines);
+    FrontEnd(const sc_core::sc_module_name& name, MemoryTarget& dram, uint32_t copy_engines);
 
     // Wired by the GPU once the command processor exists (it raises interrupts through us).
     void attach(CommandProcessor& cp) { m_cp = &cp; }
@@ -30,7 +30,6 @@ public:
     const std::string& fault_message() const { return m_cp->fault(); }
 
 private:
-    const GpuConfig& m_cfg;
     MemoryTarget& m_dram;
     uint32_t m_copy_engines;
     CommandProcessor* m_cp = nullptr;

@@ -35,7 +35,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
         m_sms.back()->core().set_services(m_device_runtime.get());
         m_sms.back()->core().set_checks(&m_allocations, m_cfg.sm.memcheck, m_racecheck.get());
     }
-    m_front = std::make_unique<FrontEnd>("front_end", m_cfg, *m_dram, m_cfg.pcie.copy_engines);
+    m_front = std::make_unique<FrontEnd>("front_end", *m_dram, m_cfg.pcie.copy_engines);
     m_compute = std::make_unique<ComputeEngine>("compute_engine", m_cfg, m_programs, m_sms, m_racecheck.get());
     std::vector<DmaEngine*> engines;
     for (auto& e : m_copy) engines.push_back(e.get());

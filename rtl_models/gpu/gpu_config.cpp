@@ -24,7 +24,7 @@ using nlohmann::json;
 json parse_json(const std::string& path, std::string_view text) {
     try {
         return json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {   // a syntax error, or a number too large for a double
         throw std::runtime_error(fmt::format("{}: error: invalid JSON: {}", path, e.what()));
     }
 }
@@ -40,6 +40,19 @@ public:
         m_known.push_back(path);
         const json* v = find(section, key);
         if (!v) { m_errors.push_back(fmt::format("missing key '{}'", path)); return; }
+        if constexpr (std::is_same_v<T, Dims2> || std::is_same_v<T, Dims3>) {
+            // The JSON library converts each element unchecked: a float or a negative element
+            // would be undefined behaviour, not an error.
+            const bool ok = v->is_array() && v->size() == std::tuple_size_v<T> &&
+                            std::all_of(v->begin(), v->end(), [](const json& e) {
+                                return e.is_number_unsigned() && e.get<uint64_t>() <= UINT32_MAX;
+                            });
+            if (!ok) {
+                m_errors.push_back(fmt::format("key '{}' must be an array of {} non-negative integers that fit 32 bits, got {}",
+                                               path, std::tuple_size_v<T>, v->dump()));
+                return;
+            }
+        }
         if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
             if (!v->is_number_unsigned() || v->get<uint64_t>() > std::numeric_limits<T>::max()) {
                 m_errors.push_back(fmt::format("key '{}' must be a non-negative integer that fits {} bits, got {}", path,

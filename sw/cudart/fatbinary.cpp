@@ -1,6 +1,8 @@
 #include "cudart/fatbinary.h"
 
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include <fmt/format.h>
 #include <zstd.h>
@@ -13,6 +15,9 @@ constexpr uint32_t kContainerMagic = 0xba55ed50;
 constexpr uint16_t kKindPtx = 1;
 constexpr uint64_t kFlagZstd = 0x8000;             // entry payload compressed with zstd
 constexpr uint64_t kFlagLz4 = 0x2000;              // older toolkits' LZ4 compression
+// The largest PTX text the library takes from one entry: far above what nvcc writes for any real
+// program, low enough that a corrupt size cannot exhaust the host's memory.
+constexpr size_t kMaxPtxBytes = size_t(1) << 30;
 
 struct Wrapper {            // what the host object holds in .nvFatBinSegment
     uint32_t magic;
@@ -52,15 +57,30 @@ T read_at(const uint8_t* base, size_t size, size_t at, const char* what) {
     return v;
 }
 
+// The sizes in a frame's header are the program's word, not a fact: the text is decompressed in
+// steps and grows only with what the frame really holds, up to kMaxPtxBytes.
+std::string decompress(const uint8_t* p, size_t bytes) {
+    std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> ctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+    if (!ctx) throw FatbinError("fatbinary: zstd: cannot create a decompression context");
+    ZSTD_inBuffer in{p, bytes, 0};
+    std::string out;
+    std::vector<char> step(ZSTD_DStreamOutSize());
+    for (;;) {
+        ZSTD_outBuffer o{step.data(), step.size(), 0};
+        const size_t r = ZSTD_decompressStream(ctx.get(), &o, &in);
+        if (ZSTD_isError(r)) throw FatbinError(fmt::format("fatbinary: zstd: {}", ZSTD_getErrorName(r)));
+        out.append(step.data(), o.pos);
+        if (out.size() > kMaxPtxBytes)
+            throw FatbinError(fmt::format("fatbinary: a PTX entry decompresses to more than {} bytes", kMaxPtxBytes));
+        if (r == 0) return out;                                   // the frame is complete
+        if (in.pos == in.size && o.pos < o.size) throw FatbinError("fatbinary: zstd: the compressed PTX is truncated");
+    }
+}
+
 std::string payload_text(const uint8_t* p, const EntryHeader& e) {
     std::string out;
     if (e.flags & kFlagZstd) {
-        const unsigned long long n = ZSTD_getFrameContentSize(p, e.payload_size);
-        const uint64_t size = n == ZSTD_CONTENTSIZE_UNKNOWN || n == ZSTD_CONTENTSIZE_ERROR ? e.uncompressed_size : n;
-        out.resize(size);
-        const size_t got = ZSTD_decompress(out.data(), out.size(), p, e.payload_size);
-        if (ZSTD_isError(got)) throw FatbinError(fmt::format("fatbinary: zstd: {}", ZSTD_getErrorName(got)));
-        out.resize(got);
+        out = decompress(p, e.payload_size);
     } else if (e.flags & kFlagLz4) {
         throw FatbinError("fatbinary: the PTX is LZ4-compressed (a toolkit older than CUDA 13); rebuild with CUDA 13");
     } else {
@@ -81,7 +101,9 @@ std::vector<PtxEntry> ptx_entries_of_container(const uint8_t* data, size_t size)
         if (e.header_size < sizeof(EntryHeader) || at + e.header_size + e.payload_size > end)
             throw FatbinError(fmt::format("fatbinary: entry at byte {} has a bad size", at));
         if (e.kind == kKindPtx) out.push_back({e.arch, payload_text(data + at + e.header_size, e)});
-        at += e.header_size + e.padded_size;
+        // A padded size past the end (or one that would wrap the offset) ends the walk.
+        const size_t rest = end - at - e.header_size;
+        at = e.padded_size >= rest ? end : at + e.header_size + size_t(e.padded_size);
     }
     return out;
 }

@@ -1,6 +1,9 @@
 #include "ptx/lexer.h"
 
 #include <cctype>
+#include <cmath>
+
+#include "ptx/vocabulary.h"
 
 namespace gpusim::ptx {
 namespace {
@@ -92,7 +95,12 @@ private:
                 advance(); advance();
                 while (std::isdigit(static_cast<unsigned char>(peek()))) advance();
             }
-            if (is_float) return Token{Tok::Float, std::string(m_src.substr(start, m_pos - start)), loc};
+            if (is_float) {
+                std::string text(m_src.substr(start, m_pos - start));
+                if (std::isinf(decimal_literal(text)))
+                    throw PtxError(m_file, loc, fmt::format("floating-point literal '{}' is beyond the range of .f64", text));
+                return Token{Tok::Float, std::move(text), loc};
+            }
         }
         if (peek() == 'U' || peek() == 'u') advance();
         if (ident_char(peek()))

@@ -351,7 +351,7 @@ Operand Parser::operand() {
         char c1 = f.text.size() > 1 ? f.text[1] : '\0';
         if (c1 == 'f' || c1 == 'F') { o.imm_kind = Operand::ImmKind::F32Bits; o.imm_bits = float_literal_bits(f, true) ^ (neg ? 0x80000000u : 0); }
         else if (c1 == 'd' || c1 == 'D') { o.imm_kind = Operand::ImmKind::F64Bits; o.imm_bits = float_literal_bits(f, false) ^ (neg ? 0x8000000000000000ull : 0); }
-        else { o.imm_kind = Operand::ImmKind::Double; o.imm_double = neg ? -std::stod(f.text) : std::stod(f.text); }
+        else { o.imm_kind = Operand::ImmKind::Double; o.imm_double = neg ? -decimal_literal(f.text) : decimal_literal(f.text); }
         return o;
     }
     if (neg && !(t.kind == Tok::Ident && lookup_reg(t.text) >= 0)) fail(t.loc, "'-' must be followed by a number or a register");

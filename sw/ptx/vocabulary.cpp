@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <cstring>
 
 #include "ptx/diagnostics.h"
@@ -62,6 +63,12 @@ uint64_t integer_literal(const std::string& file, const Token& t) {
     return v;
 }
 
+double decimal_literal(const std::string& text) {
+    // strtod, unlike std::stod, gives +inf on overflow and the nearest subnormal or zero on
+    // underflow instead of throwing.
+    return std::strtod(text.c_str(), nullptr);
+}
+
 uint64_t float_literal_bits(const Token& t, bool single) {
     const std::string& s = t.text;
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
@@ -76,7 +83,7 @@ uint64_t float_literal_bits(const Token& t, bool single) {
         double d; std::memcpy(&d, &b, 8);
         float f = static_cast<float>(d); uint32_t out; std::memcpy(&out, &f, 4); return out;
     }
-    double d = std::stod(s);
+    double d = decimal_literal(s);
     if (single) { float f = static_cast<float>(d); uint32_t out; std::memcpy(&out, &f, 4); return out; }
     uint64_t out; std::memcpy(&out, &d, 8); return out;
 }

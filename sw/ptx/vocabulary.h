@@ -21,5 +21,8 @@ uint64_t integer_literal(const std::string& file, const Token& t);
 // The bits of a float literal as f32 (`single`) or f64: 0fXXXXXXXX and 0dXXXXXXXXXXXXXXXX give
 // exact bit patterns (converted when the width differs), decimal forms are rounded to nearest.
 uint64_t float_literal_bits(const Token& t, bool single);
+// The value of a decimal floating-point literal ("1.5e3"): +inf beyond the range of a double (the
+// lexer refuses those), the nearest subnormal or zero below it.
+double decimal_literal(const std::string& text);
 
 } // namespace gpusim::ptx

@@ -52,8 +52,23 @@ inline ElemType parse_elem_type(const std::string& name) {
 
 inline size_t elem_size(ElemType t) { return t == ElemType::u8 ? 1 : 4; }
 
+// The bounds of a random fill must be values of the element type, the lower first.
+inline void check_random_bounds(ElemType type, double lo, double hi) {
+    double least = 0, most = 0;
+    switch (type) {
+    case ElemType::u8: most = 255; break;
+    case ElemType::u32: most = 4294967295.0; break;
+    case ElemType::s32: least = -2147483648.0; most = 2147483647.0; break;
+    case ElemType::f32: least = -3.4028234663852886e38; most = 3.4028234663852886e38; break;
+    }
+    if (!(lo >= least && hi <= most && lo <= hi))
+        throw std::invalid_argument("random \"min\" and \"max\" must be values of the element type, min <= max, got " +
+                                    std::to_string(lo) + " and " + std::to_string(hi));
+}
+
 // Fills `out` (whole elements only; a trailing partial element stays zero) with uniform values.
 inline void fill_random(std::vector<uint8_t>& out, ElemType type, uint64_t seed, double lo, double hi) {
+    check_random_bounds(type, lo, hi);
     size_t n = out.size() / elem_size(type);
     for (size_t i = 0; i < n; ++i) {
         switch (type) {
@@ -65,13 +80,20 @@ inline void fill_random(std::vector<uint8_t>& out, ElemType type, uint64_t seed,
     }
 }
 
-// Fills `out` with start, start+step, ... in the element type.
+// Fills `out` with start, start+step, ... in the element type; integers wrap to the type's width,
+// so every value must be a 64-bit integer when truncated (the sequence's ends are its extremes).
 inline void fill_iota(std::vector<uint8_t>& out, ElemType type, double start, double step) {
     size_t n = out.size() / elem_size(type);
+    if (n == 0) return;
+    const double last = start + step * double(n - 1);
+    constexpr double kTwo63 = 9223372036854775808.0;
+    if (type != ElemType::f32 && !(start > -kTwo63 && start < kTwo63 && last > -kTwo63 && last < kTwo63))
+        throw std::invalid_argument("iota values from " + std::to_string(start) + " to " + std::to_string(last) +
+                                    " leave the range of a 64-bit integer");
     for (size_t i = 0; i < n; ++i) {
         double x = start + step * double(i);
         switch (type) {
-        case ElemType::u8: out[i] = uint8_t(uint64_t(x)); break;
+        case ElemType::u8: out[i] = uint8_t(uint64_t(int64_t(x))); break;
         case ElemType::u32: { uint32_t v = uint32_t(uint64_t(int64_t(x))); std::memcpy(&out[4 * i], &v, 4); break; }
         case ElemType::s32: { int32_t v = int32_t(int64_t(x)); std::memcpy(&out[4 * i], &v, 4); break; }
         case ElemType::f32: { float v = float(x); std::memcpy(&out[4 * i], &v, 4); break; }

@@ -144,7 +144,7 @@ Manifest parse_manifest(const std::string& path, std::string_view text) {
     json doc;
     try {
         doc = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {   // a syntax error, or a number too large for a double
         throw std::runtime_error(fmt::format("{}: error: invalid JSON: {}", path, e.what()));
     }
     try {
@@ -272,7 +272,11 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
     for (const auto& b : m.buffers) {
         // Allocated first: a buffer larger than the device's memory is refused before its
         // contents are built in host memory.
-        dev[b.name] = rt.malloc(b.bytes);
+        try {
+            dev[b.name] = rt.malloc(b.bytes);
+        } catch (const RuntimeError& e) {
+            throw RuntimeError(fmt::format("{}: error: buffer \"{}\": {}", m.path, b.name, e.what()), e.code());
+        }
         rt.name_allocation(dev[b.name], b.name);
         sizes[b.name] = b.bytes;
         std::vector<uint8_t> init = initial_contents(m, b);

@@ -24,9 +24,11 @@ inline const json& field(const std::string& path, const std::string& where, cons
 
 inline void only_keys(const std::string& path, const std::string& where, const json& obj, std::initializer_list<const char*> keys) {
     if (!obj.is_object()) bad(path, where, "expected an object");
-    for (auto& [k, _] : obj.items())
+    for (auto& item : obj.items()) {
+        const std::string& k = item.key();
         if (std::none_of(keys.begin(), keys.end(), [&](const char* a) { return k == a; }))
             bad(path, where, fmt::format("unknown key \"{}\"", k));
+    }
 }
 
 } // namespace gpusim::manifest_parse

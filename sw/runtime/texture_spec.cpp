@@ -159,12 +159,11 @@ tex::Header reference_sampler(const ptx::Variable& v, const std::string& file) {
             if (f.value != "nearest" && f.value != "linear") fail(f, "expected nearest or linear");
             h.linear_filter = f.value == "linear";
         } else if (f.name.rfind("addr_mode_", 0) == 0 && f.name.size() == 11 && f.name[10] >= '0' && f.name[10] <= '2') {
-            tex::AddressMode m;
-            if (f.value == "wrap") m = tex::AddressMode::Wrap;
-            else if (f.value == "mirror") m = tex::AddressMode::Mirror;
+            tex::AddressMode m = tex::AddressMode::Wrap;
+            if (f.value == "mirror") m = tex::AddressMode::Mirror;
             else if (f.value == "clamp_ogl" || f.value == "clamp_to_edge") m = tex::AddressMode::Clamp;
             else if (f.value == "clamp_to_border") m = tex::AddressMode::Border;
-            else fail(f, "expected wrap, mirror, clamp_ogl, clamp_to_edge or clamp_to_border");
+            else if (f.value != "wrap") fail(f, "expected wrap, mirror, clamp_ogl, clamp_to_edge or clamp_to_border");
             h.address[f.name[10] - '0'] = m;
         } else if (f.name == "normalized_coords" || f.name == "force_unnormalized_coords") {
             if (f.value != "0" && f.value != "1") fail(f, "expected 0 or 1");

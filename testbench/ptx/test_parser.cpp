@@ -190,6 +190,9 @@ BOOST_AUTO_TEST_CASE(error_messages_name_file_line_and_column) {
     BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  ret;\n") == "t.ptx:7:1: error: missing '}' at end of function body");
     BOOST_TEST(error_of(h + ".bogus 1;\n") == "t.ptx:4:1: error: unknown or unsupported directive '.bogus'");
     BOOST_TEST(error_of(h + ".global .u32 x = 0fZZ;\n") == "t.ptx:4:18: error: float literal '0f' needs exactly 8 hex digits");
+    // A decimal literal beyond .f64 is refused (found by fuzz_fatbin); one below its range is 0.
+    BOOST_TEST(error_of(h + ".global .f64 x = 1e999;\n") == "t.ptx:4:18: error: floating-point literal '1e999' is beyond the range of .f64");
+    BOOST_TEST(error_of(h + ".global .f64 x = 1e-999;\n").empty());
     BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  .reg .b32 %r1;\n}") ==
                "t.ptx:7:13: error: register '%r1' is declared twice in this scope");
     BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  add.u32 %r1, %r0;\n  ret;\n}") ==
