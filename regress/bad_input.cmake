@@ -21,11 +21,5 @@ set(bad_input_cases
   "deadlock_is_a_fault|4|run|${errors}/deadlock.json|barrier deadlock in block"
   "host_timeout_is_a_hang|5|run|${errors}/spin.json|--set|sim.max_cycles=0|--timeout|0.5|ran past sim.timeout_seconds")
 foreach(c ${bad_input_cases})
-  string(REPLACE "|" ";" fields "${c}")
-  list(POP_FRONT fields name expected)
-  list(POP_BACK fields patterns)
-  string(REPLACE ";" "|" args "${fields}")
-  add_test(NAME regress.bad_input.${name}
-    COMMAND ${CMAKE_COMMAND} -DGPUSIM=$<TARGET_FILE:gpusim> "-DARGS=${args}" -DEXPECTED=${expected}
-            "-DPATTERNS=${patterns}" -P ${CMAKE_CURRENT_SOURCE_DIR}/check_report.cmake)
+  outcome_test(bad_input "${c}")
 endforeach()
