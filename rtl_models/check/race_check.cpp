@@ -35,6 +35,7 @@ void RaceCheck::begin_launch(const LaunchInfo& launch) {
     m_blocks.clear();
     m_fences.clear();
     m_global.clear();
+    m_shadow_full = false;
 }
 
 void RaceCheck::begin_cta(uint32_t sm, uint32_t slot, uint64_t block, uint32_t shared_bytes) {
@@ -112,10 +113,20 @@ bool RaceCheck::check_shared(Cell& c, const Site& now, uint64_t addr, uint32_t s
     return false;
 }
 
-RaceCheck::Cell& RaceCheck::global_cell(uint64_t addr) {
-    std::unique_ptr<Cell[]>& page = m_global[addr >> kPageBits];
-    if (!page) page = std::make_unique<Cell[]>(size_t(1) << kPageBits);
-    return page[addr & ((uint64_t(1) << kPageBits) - 1)];
+RaceCheck::Cell* RaceCheck::global_cell(uint64_t addr) {
+    auto it = m_global.find(addr >> kPageBits);
+    if (it == m_global.end()) {
+        if (m_global.size() >= m_shadow_pages) {
+            if (!m_shadow_full)
+                m_out << fmt::format("racecheck: the global shadow is full ({} MiB of host memory, sim.racecheck_shadow_mib); "
+                                     "global memory first touched from here on is not checked\n",
+                                     (m_shadow_pages * kShadowPageBytes) >> 20) << std::flush;
+            m_shadow_full = true;
+            return nullptr;
+        }
+        it = m_global.emplace(addr >> kPageBits, std::make_unique<Cell[]>(size_t(1) << kPageBits)).first;
+    }
+    return &it->second[addr & ((uint64_t(1) << kPageBits) - 1)];
 }
 
 void RaceCheck::global_access(uint32_t sm, uint32_t slot, const Access& access, uint64_t addr, uint32_t size) {
@@ -123,9 +134,10 @@ void RaceCheck::global_access(uint32_t sm, uint32_t slot, const Access& access, 
     const uint64_t block = now.block;
     bool reported = false;
     for (uint64_t a = addr; a < addr + size; ++a) {
-        Cell& c = global_cell(a);
-        if (!reported) reported = check_global(c, now, addr, size);
-        record(c, now, c.reader.valid() && c.reader.block == block);
+        Cell* c = global_cell(a);
+        if (!c) continue;
+        if (!reported) reported = check_global(*c, now, addr, size);
+        record(*c, now, c->reader.valid() && c->reader.block == block);
     }
 }
 

@@ -46,8 +46,10 @@ public:
         bool unchanged = false;   // a write that leaves the bytes as they were
     };
 
-    explicit RaceCheck(std::ostream& out, const AllocationMap* allocations = nullptr)
-        : m_out(out), m_allocations(allocations) {}
+    // `shadow_bytes` bounds the host memory of the global shadow (sim.racecheck_shadow_mib): past
+    // it, global memory not yet shadowed is no longer checked, and one warning says so.
+    explicit RaceCheck(std::ostream& out, const AllocationMap* allocations = nullptr, uint64_t shadow_bytes = UINT64_MAX)
+        : m_out(out), m_allocations(allocations), m_shadow_pages(shadow_bytes / kShadowPageBytes) {}
 
     void begin_launch(const LaunchInfo& launch);
     void begin_cta(uint32_t sm, uint32_t slot, uint64_t block, uint32_t shared_bytes);
@@ -78,6 +80,7 @@ private:
         Site writer, reader, other_reader;
         uint32_t write_epoch = 0, read_epoch = 0;   // shared memory only
     };
+    static constexpr uint64_t kShadowPageBytes = sizeof(Cell) << kPageBits;
     struct BlockState {
         uint64_t block = 0;
         uint32_t epoch = 1;
@@ -90,11 +93,13 @@ private:
     std::map<std::pair<uint32_t, uint32_t>, BlockState> m_blocks;      // by (SM, slot)
     std::unordered_map<uint64_t, uint32_t> m_fences;                   // per block, this launch
     std::unordered_map<uint64_t, std::unique_ptr<Cell[]>> m_global;   // shadow pages
+    uint64_t m_shadow_pages;                                           // at most this many
+    bool m_shadow_full = false;                                        // the warning was given
     std::set<std::tuple<std::string, std::string, uint32_t, uint32_t>> m_seen;   // (kernel, hazard, pc, pc)
     uint64_t m_hazards = 0;
     std::vector<std::string> m_reports;
 
-    Cell& global_cell(uint64_t addr);
+    Cell* global_cell(uint64_t addr);   // null past the shadow's limit
     Site site_of(uint32_t sm, uint32_t slot, const Access& a);
     uint32_t fences_of(uint64_t block) const;
     bool check_shared(Cell& c, const Site& now, uint64_t addr, uint32_t size, uint64_t block);

@@ -338,6 +338,7 @@ GpuConfig parse_config(const std::string& path, std::string_view text,
     r.get("sim", "timeout_seconds", c.sm.timeout_seconds);
     r.get("sim", "memcheck", c.sm.memcheck);
     r.get("sim", "racecheck", c.sm.racecheck);
+    r.get("sim", "racecheck_shadow_mib", c.sm.racecheck_shadow_mib);
     std::string sfu_approx = "hardware";  // a missing key is reported once, by get()
     r.get("sfu", "approx", sfu_approx);
     r.require(sfu_approx == "hardware" || sfu_approx == "ideal",

@@ -22,6 +22,7 @@ struct SmConfig {
     bool sfu_ideal = false;              // sfu.approx == "ideal": correctly rounded, not the GPU's bits
     bool memcheck = false;               // sim.memcheck: global accesses checked against exact allocation bounds
     bool racecheck = false;              // sim.racecheck: shared and global races reported
+    uint64_t racecheck_shadow_mib = 4096;   // sim.racecheck_shadow_mib: host memory for the global shadow
     TimingConfig timing;                 // timing mode: units, pipes, latencies
 };
 
