@@ -11,7 +11,15 @@ flags=(-DCMAKE_BUILD_TYPE=Release -DGPUSIM_WERROR=ON)
 case "${1:-}" in
   --sanitize)
     dir=build-sanitize
-    flags=(-DCMAKE_BUILD_TYPE=Debug -DGPUSIM_WERROR=ON -DGPUSIM_SANITIZE=ON) ;;
+    flags=(-DCMAKE_BUILD_TYPE=Debug -DGPUSIM_WERROR=ON -DGPUSIM_SANITIZE=ON)
+    # ASan in the SystemC parts too needs SystemC with POSIX-thread coroutines (docs/sanitizers.md).
+    if bash cmake/systemc_pthreads.sh "$dir/systemc-pthreads"; then
+      export PKG_CONFIG_PATH="$PWD/$dir/systemc-pthreads/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+      flags+=(-DGPUSIM_ASAN_SYSTEMC=ON)
+    else
+      echo "test.sh: could not build SystemC with POSIX-thread coroutines; ASan covers the plain C++ core only" >&2
+      flags+=(-DGPUSIM_ASAN_SYSTEMC=OFF)
+    fi ;;
   --fuzz)
     dir=build-fuzz
     flags=(-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUSIM_WERROR=ON -DGPUSIM_FUZZ=ON
@@ -19,7 +27,7 @@ case "${1:-}" in
   "") ;;
   *) echo "test.sh: unknown option $1 (expected --sanitize or --fuzz)" >&2; exit 2 ;;
 esac
-if [ "${1:-}" = "--fuzz" ] || [ ! -f "$dir/CMakeCache.txt" ]; then cmake -S . -B "$dir" "${flags[@]}"; fi
+if [ -n "${1:-}" ] || [ ! -f "$dir/CMakeCache.txt" ]; then cmake -S . -B "$dir" "${flags[@]}"; fi
 cmake --build "$dir" -j2
 export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

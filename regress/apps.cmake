@@ -29,8 +29,20 @@ foreach(src ${app_sources})
     add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DPROGRAM=${bin} -DNAME=${app}
              -DEXPECTED_DIR=${CMAKE_CURRENT_SOURCE_DIR}/apps/expected -DLIBDIR=$<TARGET_FILE_DIR:cudart>
              -DOUT=${CMAKE_CURRENT_BINARY_DIR}/apps/${app}.${mode} -DMODE=${mode} "-DEXTRA_ENV=${app_env_${app}}"
+             -DPRELOAD=${GPUSIM_CUDA_PRELOAD}
              -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cuda.cmake)
     set_tests_properties(${name} PROPERTIES TIMEOUT 300)
   endforeach()
 endforeach()
+# Programs written in other styles run clean under both checks (docs/checks.md): no race or
+# memcheck report, and the same output as on the GPU.
+if(GPUSIM_NVCC)
+  foreach(app histogram reduction_templates scan bitonic_sort cub_block coop_grid_sync transpose stencil_2d nbody spmv_csr)
+    add_test(NAME apps.${app}.checked COMMAND ${CMAKE_COMMAND} -DPROGRAM=${CMAKE_CURRENT_BINARY_DIR}/apps/${app} -DNAME=${app}
+             -DEXPECTED_DIR=${CMAKE_CURRENT_SOURCE_DIR}/apps/expected -DLIBDIR=$<TARGET_FILE_DIR:cudart>
+             -DOUT=${CMAKE_CURRENT_BINARY_DIR}/apps/${app}.checked -DCHECKS=ON -DPRELOAD=${GPUSIM_CUDA_PRELOAD}
+             -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cuda.cmake)
+    set_tests_properties(apps.${app}.checked PROPERTIES TIMEOUT 300)
+  endforeach()
+endif()
 add_custom_target(apps ALL DEPENDS ${app_bins} cudart)

@@ -3,8 +3,11 @@
 # stderr; the model's own "gpusim:" notes on stderr are not part of the comparison). The
 # statistics file proves the model ran, not NVIDIA's runtime.
 # Inputs: PROGRAM, NAME, EXPECTED_DIR, LIBDIR, OUT, and optionally CONFIG, MODE, EXTRA_ENV
-# (VAR=value settings for the program), and COMPARE=OFF
-# for a program whose output is a measurement (it must still exit 0).
+# (VAR=value settings for the program), COMPARE=OFF for a program whose output is a measurement
+# (it must still exit 0), and PRELOAD: the ASan runtime, when the library has ASan (a sanitizer
+# build with GPUSIM_ASAN_SYSTEMC) and the program, built by nvcc, does not. Leaks are then not
+# checked: the program's own host code is not ours to fix. CHECKS=ON runs the program under
+# GPUSIM_MEMCHECK and GPUSIM_RACECHECK: a correct program must get no report and print the same.
 cmake_minimum_required(VERSION 3.16)   # script mode: current policies (lists keep empty lines, IN_LIST)
 file(REMOVE ${OUT}.stats.json)
 set(env LD_LIBRARY_PATH=${LIBDIR} GPUSIM_STATS=${OUT}.stats.json)
@@ -17,10 +20,19 @@ endif()
 if(EXTRA_ENV)
   list(APPEND env ${EXTRA_ENV})
 endif()
+if(CHECKS)
+  list(APPEND env GPUSIM_MEMCHECK=1 GPUSIM_RACECHECK=1)
+endif()
+if(PRELOAD)
+  list(APPEND env LD_PRELOAD=${PRELOAD} ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0)
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} ${PROGRAM}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${NAME} exited with ${rc}:\n${out}${err}")
+endif()
+if(CHECKS AND err MATCHES "racecheck:")
+  message(FATAL_ERROR "${NAME}: --racecheck reported hazards in a correct program:\n${err}")
 endif()
 if(COMPARE STREQUAL "OFF")
   if(NOT EXISTS ${OUT}.stats.json)

@@ -216,8 +216,9 @@ void read_timing(Reader& r, GpuConfig& c) {
             if (pipe == pipe_name(PipeKind(p))) found = p;
         r.require(found >= 0, fmt::format("{}.pipe '{}' is not one of alu, sfu, fp64, ldst, video, ctrl", sec, pipe));
         o.pipe = PipeKind(std::max(found, 0));
-        r.require(interval > 0 && interval <= 1000, sec + ".interval must be in (0, 1000]");
-        o.interval_milli = uint32_t(interval * 1000 + 0.5);
+        const bool interval_ok = interval > 0 && interval <= 1000;   // also false for NaN
+        r.require(interval_ok, sec + ".interval must be in (0, 1000]");
+        if (interval_ok) o.interval_milli = uint32_t(interval * 1000 + 0.5);
     }
     SharedMemoryConfig& sm = t.smem;
     r.get("smem", "banks", sm.banks);
