@@ -34,20 +34,23 @@ void RaceCheck::begin_launch(const LaunchInfo& launch) {
     m_launch = launch;
     m_blocks.clear();
     m_fences.clear();
+    m_last_page_key = UINT64_MAX;
+    m_last_page = nullptr;
     m_global.clear();
     m_shadow_full = false;
 }
 
 void RaceCheck::begin_cta(uint32_t sm, uint32_t slot, uint64_t block, uint32_t shared_bytes) {
-    BlockState& b = m_blocks[{sm, slot}];
+    BlockState& b = state(sm, slot);
     b.block = block;
     b.epoch = 1;
+    b.fences = 0;
     b.shared.assign(shared_bytes, Cell{});
 }
 
-void RaceCheck::barrier(uint32_t sm, uint32_t slot) { ++m_blocks[{sm, slot}].epoch; }
+void RaceCheck::barrier(uint32_t sm, uint32_t slot) { ++state(sm, slot).epoch; }
 
-void RaceCheck::fence(uint32_t sm, uint32_t slot) { ++m_fences[m_blocks[{sm, slot}].block]; }
+void RaceCheck::fence(uint32_t sm, uint32_t slot) { count_fence(state(sm, slot)); }
 
 uint32_t RaceCheck::fences_of(uint64_t block) const {
     auto it = m_fences.find(block);
@@ -64,12 +67,12 @@ bool RaceCheck::conflicts(const Site& earlier, const Site& now) {
 // The instruction's qualifiers make a plain access strong; a release also orders the block's
 // earlier accesses before it, as a fence does.
 RaceCheck::Site RaceCheck::site_of(uint32_t sm, uint32_t slot, const Access& a) {
-    BlockState& b = m_blocks[{sm, slot}];
+    BlockState& b = state(sm, slot);
     const uint8_t order = m_launch.kernel->code[a.pc].aux;
-    if (order & kOrderRelease) ++m_fences[b.block];
+    if (order & kOrderRelease) count_fence(b);
     Kind k = a.kind;
     if (order & kOrderStrong) k = writes(k) ? Kind::Atomic : Kind::StrongRead;
-    return Site{b.block, a.thread, a.pc, fences_of(b.block), k, a.unchanged};
+    return Site{b.block, a.thread, a.pc, b.fences, k, a.unchanged};
 }
 
 // Keeps the last write, the last read, and a read from another warp (or block) than the last.
@@ -84,7 +87,7 @@ void RaceCheck::record(Cell& c, const Site& now, bool same_group) {
 
 void RaceCheck::shared_access(uint32_t sm, uint32_t slot, const Access& access, uint64_t addr, uint32_t size) {
     const Site now = site_of(sm, slot, access);
-    BlockState& b = m_blocks[{sm, slot}];
+    BlockState& b = state(sm, slot);
     const uint32_t warp = now.thread / kWarpSize;
     bool reported = false;
     for (uint64_t a = addr; a < addr + size && a < b.shared.size(); ++a) {
@@ -114,6 +117,8 @@ bool RaceCheck::check_shared(Cell& c, const Site& now, uint64_t addr, uint32_t s
 }
 
 RaceCheck::Cell* RaceCheck::global_cell(uint64_t addr) {
+    const uint64_t mask = (uint64_t(1) << kPageBits) - 1;
+    if (addr >> kPageBits == m_last_page_key) return m_last_page + (addr & mask);
     auto it = m_global.find(addr >> kPageBits);
     if (it == m_global.end()) {
         if (m_global.size() >= m_shadow_pages) {
@@ -126,7 +131,9 @@ RaceCheck::Cell* RaceCheck::global_cell(uint64_t addr) {
         }
         it = m_global.emplace(addr >> kPageBits, std::make_unique<Cell[]>(size_t(1) << kPageBits)).first;
     }
-    return &it->second[addr & ((uint64_t(1) << kPageBits) - 1)];
+    m_last_page_key = addr >> kPageBits;
+    m_last_page = it->second.get();
+    return m_last_page + (addr & mask);
 }
 
 void RaceCheck::global_access(uint32_t sm, uint32_t slot, const Access& access, uint64_t addr, uint32_t size) {

@@ -20,7 +20,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <ostream>
 #include <set>
@@ -84,14 +83,18 @@ private:
     struct BlockState {
         uint64_t block = 0;
         uint32_t epoch = 1;
+        uint32_t fences = 0;           // this block's fences and releases so far
         std::vector<Cell> shared;
     };
 
     std::ostream& m_out;
     const AllocationMap* m_allocations;
     LaunchInfo m_launch;
-    std::map<std::pair<uint32_t, uint32_t>, BlockState> m_blocks;      // by (SM, slot)
+    std::vector<std::vector<BlockState>> m_blocks;                    // by SM, then slot
     std::unordered_map<uint64_t, uint32_t> m_fences;                   // per block, this launch
+    // The global shadow page the last access used: accesses come in runs on one page.
+    uint64_t m_last_page_key = UINT64_MAX;
+    Cell* m_last_page = nullptr;
     std::unordered_map<uint64_t, std::unique_ptr<Cell[]>> m_global;   // shadow pages
     uint64_t m_shadow_pages;                                           // at most this many
     bool m_shadow_full = false;                                        // the warning was given
@@ -100,6 +103,12 @@ private:
     std::vector<std::string> m_reports;
 
     Cell* global_cell(uint64_t addr);   // null past the shadow's limit
+    BlockState& state(uint32_t sm, uint32_t slot) {
+        if (sm >= m_blocks.size()) m_blocks.resize(sm + 1);
+        if (slot >= m_blocks[sm].size()) m_blocks[sm].resize(slot + 1);
+        return m_blocks[sm][slot];
+    }
+    void count_fence(BlockState& b) { m_fences[b.block] = ++b.fences; }
     Site site_of(uint32_t sm, uint32_t slot, const Access& a);
     uint32_t fences_of(uint64_t block) const;
     bool check_shared(Cell& c, const Site& now, uint64_t addr, uint32_t size, uint64_t block);

@@ -193,7 +193,12 @@ Manifest parse_manifest(const std::string& path, std::string_view text) {
             s.kernel = field(path, w, l, "kernel").get<std::string>();
             s.grid = dims(path, w + ".grid", field(path, w, l, "grid"));
             s.block = dims(path, w + ".block", field(path, w, l, "block"));
-            if (l.contains("shared_bytes")) s.shared_bytes = l["shared_bytes"].get<uint32_t>();
+            if (l.contains("shared_bytes")) {
+                const json& sb = l["shared_bytes"];
+                if (!sb.is_number_unsigned() || sb.get<uint64_t>() > UINT32_MAX)
+                    bad(path, w, "\"shared_bytes\" must be a byte count that fits 32 bits");
+                s.shared_bytes = sb.get<uint32_t>();
+            }
             const json& args = field(path, w, l, "args");
             if (!args.is_array()) bad(path, w + ".args", "expected an array");
             for (size_t a = 0; a < args.size(); ++a) s.args.push_back(parse_arg(m, fmt::format("{}.args[{}]", w, a), args[a]));
