@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <cstring>
 #include <stdexcept>
 
@@ -20,6 +21,9 @@ struct AccessFault {
     const char* reason;
     int lane = -1;            // filled in by the instruction that made the access
     const char* space = "global";
+
+    // CUDA reports a misaligned access as an error of its own, not as an illegal address.
+    bool misaligned() const { return std::string_view(reason) == kMisalignedAddress; }
 };
 
 class MemoryBackend {

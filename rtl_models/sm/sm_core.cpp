@@ -373,7 +373,7 @@ std::string SmCore::thread_name(const Cta& cta, uint32_t warp_in_cta, int lane) 
 // A global address is also placed against what the program allocated: a null pointer, or the
 // nearest allocation and the distance from it, as compute-sanitizer does.
 void SmCore::raise_fault(const Warp& w, const AccessFault& f) const {
-    const bool misaligned = std::string_view(f.reason) == kMisalignedAddress;
+    const bool misaligned = f.misaligned();
     std::string what = fmt::format("{} {} of {} bytes at address 0x{:x} ({})", f.space, f.write ? "write" : "read", f.size,
                                    f.address, f.reason);
     const std::string_view space(f.space);
