@@ -28,8 +28,8 @@ void Pipe::report(nlohmann::json& out) const {
     stat(out, "warp_instructions", double(m_warps), "warp instructions", "warp instructions the pipe accepted");
     stat(out, "busy_cycles", double(m_busy_units) / double(m_scale), "cycles",
          "cycles the pipe was occupied, summed over its copies");
-    stat(out, "copies", double(m_free.size()), "copies", "instances (one per scheduler or one shared)");
-    stat(out, "lanes", m_cfg.lanes, "lanes", "operations one copy accepts per cycle");
+    constant(out, "copies", double(m_free.size()), "copies", "instances (one per scheduler or one shared)");
+    constant(out, "lanes", m_cfg.lanes, "lanes", "operations one copy accepts per cycle");
 }
 
 } // namespace gpusim

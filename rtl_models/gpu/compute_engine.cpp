@@ -51,6 +51,7 @@ void ComputeEngine::run_grid() {
     m_result.start = sc_core::sc_time_stamp();
     std::vector<SmStats> before;
     for (Sm* sm : m_sms) before.push_back(sm->core().stats());
+    const KernelProfile counters_before = m_report ? KernelProfile::counters_of(m_report()) : KernelProfile{};
     m_dispatcher.start(m_launch.grid.count());
     if (m_racecheck) m_racecheck->begin_launch(m_launch);
     for (Sm* sm : m_sms) sm->start(&m_launch, &m_dispatcher);
@@ -68,6 +69,24 @@ void ComputeEngine::run_grid() {
         m_fault = m_dispatcher.fault();
         m_code = code_of(m_dispatcher.fault_kind());
     }
+    if (m_report) record_profile(counters_before);
+}
+
+void ComputeEngine::record_profile(const KernelProfile& before) {
+    KernelProfile p = KernelProfile::between(before, KernelProfile::counters_of(m_report()));
+    p.kernel = m_launch.kernel->name;
+    p.grid = m_launch.grid;
+    p.block = m_launch.block;
+    p.start_ns = m_result.start.to_seconds() * 1e9;
+    p.end_ns = m_result.end.to_seconds() * 1e9;
+    p.faulted = m_dispatcher.aborted();
+    p.cycles = m_result.cycles;
+    p.warp_instructions = m_result.warp_instructions;
+    p.thread_instructions = m_result.thread_instructions;
+    p.dram_peak_gb_s = m_cfg.sm.timing.memory.dram_bandwidth_gb_s;
+    p.cycle_ns = m_cfg.cycle_ns();
+    p.count_idle_slots();
+    m_profiles.push_back(std::move(p));
 }
 
 void ComputeEngine::thread() {

@@ -3,6 +3,7 @@
 // (cycles, instructions, or the fault).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "gpu/cta_dispatcher.h"
 #include "gpu/gpu_config.h"
+#include "gpu/kernel_profile.h"
 #include "gpu/program_store.h"
 #include "gpu/registers.h"
 #include "sm/sm.h"
@@ -50,6 +52,11 @@ public:
     reg::FaultCode fault_code() const { return m_code; }
     const std::string& fault() const { return m_fault; }
 
+    // Profiling: each launch from now on keeps a KernelProfile, the difference of `report` (the
+    // GPU's statistics) after and before it. Off by default: two reports per launch cost time.
+    void profile_with(std::function<nlohmann::json()> report) { m_report = std::move(report); }
+    const std::vector<KernelProfile>& profiles() const { return m_profiles; }
+
 private:
     const GpuConfig& m_cfg;
     ProgramStore& m_programs;
@@ -64,9 +71,12 @@ private:
     reg::FaultCode m_code = reg::kFaultNone;
     std::string m_fault;
     uint32_t m_grid_id = 0;
+    std::function<nlohmann::json()> m_report;
+    std::vector<KernelProfile> m_profiles;
 
     std::string validate() const;
     void run_grid();
+    void record_profile(const KernelProfile& before);
     void thread();
 };
 

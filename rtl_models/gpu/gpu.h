@@ -51,6 +51,9 @@ public:
     const RaceCheck* racecheck() const { return m_racecheck.get(); }
     // Statistics of every unit, hierarchical by module name (timing-mode units only in timing mode).
     nlohmann::json report() const;
+    // Keeps a profile of every launch from now on (ComputeEngine::profile_with).
+    void enable_profiling() { m_compute->profile_with([this] { return report(); }); }
+    const std::vector<KernelProfile>& kernel_profiles() const { return m_compute->profiles(); }
 
 private:
     GpuConfig m_cfg;

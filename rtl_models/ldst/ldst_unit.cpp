@@ -29,23 +29,25 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
             if (kind == Kind::Write && m_l1.present()) m_l1.invalidate(t.address);
             // Mapped host memory is not cached on the chip.
             const bool in_l1 = cached && !memory_map::is_host_address(t.address);
-            worst = std::max(worst, in_l1 ? cached_load(t) : request(t.address, t.bytes, kind, m_now));
+            worst = std::max(worst, in_l1 ? cached_load(t, c.mshr_wait) : request(t.address, t.bytes, kind, m_now));
         }
     }
     c.transactions = uint32_t(m_txns.size());
     c.latency = worst + (c.transactions - 1) * m_cfg.transaction_cycles;
     ++m_accesses;
     m_transactions += c.transactions;
+    m_groups += c.groups;
     return c;
 }
 
 // The L2's latency is the whole trip from the SM, the L1 lookup included. A miss takes an MSHR;
 // when all are busy it is sent when the first of them completes.
-uint32_t LdstUnit::cached_load(const Transaction& t) {
+uint32_t LdstUnit::cached_load(const Transaction& t, uint32_t& mshr_wait) {
     if (m_l1.access(t.address)) return m_l1.hit_latency(m_now);
     uint64_t* mshr = m_mshrs.empty() ? nullptr : &*std::min_element(m_mshrs.begin(), m_mshrs.end());
     const uint64_t sent = mshr ? std::max(*mshr, m_now) : m_now;
     m_mshr_wait_cycles += sent - m_now;
+    mshr_wait = std::max(mshr_wait, uint32_t(sent - m_now));
     const uint32_t latency = uint32_t(sent - m_now) + request(t.address, t.bytes, Kind::Read, sent);
     if (mshr) *mshr = m_now + latency;
     m_l1.filling(m_now + latency);
@@ -84,6 +86,8 @@ uint32_t LdstUnit::request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at
 void LdstUnit::report(nlohmann::json& out) const {
     stat(out, "accesses", double(m_accesses), "warp accesses", "global and local loads, stores and atomics");
     stat(out, "transactions", double(m_transactions), "transactions", "memory transactions after coalescing");
+    stat(out, "ideal_transactions", double(m_groups), "transactions",
+         "transactions the same accesses would need fully coalesced (one per coalescing group)");
     stat(out, "l1_hits", double(m_l1.hits()), "lookups", "L1 hits");
     stat(out, "l1_misses", double(m_l1.misses()), "lookups", "L1 misses");
     stat(out, "l1_mshr_wait_cycles", double(m_mshr_wait_cycles), "cycles", "cycles L1 misses waited for a free MSHR, summed");

@@ -28,6 +28,7 @@ public:
         uint32_t latency = 0;        // cycles until the loaded value can be used
         uint32_t transactions = 0;   // LD/ST pipe passes
         uint32_t groups = 1;         // coalescing groups (a fully coalesced access has one transaction each)
+        uint32_t mshr_wait = 0;      // cycles its misses waited for a free MSHR (the longest)
     };
     // A warp access of `width` bytes per thread; `local` for local memory (always cached in L1).
     Cost access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local);
@@ -45,7 +46,7 @@ private:
     TagCache m_l1;
     MemoryRequestPayload m_request;
     std::vector<Transaction> m_txns;
-    uint64_t m_accesses = 0, m_transactions = 0;
+    uint64_t m_accesses = 0, m_transactions = 0, m_groups = 0;
     uint64_t m_now = 0;
 
     std::vector<uint64_t> m_mshrs;        // cycle each L1 miss in flight completes (l1.mshrs entries)
@@ -54,7 +55,7 @@ private:
     // Sends one transaction to the L2 at chip cycle `at`; returns its latency in cycles.
     uint32_t request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at, uint32_t ops = 1);
     // Latency of a cached load transaction: an L1 hit (perhaps under a miss) or a fill from the L2.
-    uint32_t cached_load(const Transaction& t);
+    uint32_t cached_load(const Transaction& t, uint32_t& mshr_wait);
     // Latency of a warp's atomic: one request per distinct address, carrying its lanes' operations.
     uint32_t atomics(const uint64_t* addr, LaneMask mask, uint32_t width);
 };

@@ -109,16 +109,35 @@ void WarpScheduler::issued(uint32_t warp, uint64_t cycle, uint64_t dispatch_cycl
     if (m_cfg.serial_dispatch) m_busy_until = std::max(m_busy_until, cycle + dispatch_cycles);
 }
 
+namespace {
+struct StallText {
+    const char* key;
+    const char* what;
+};
+// Indexed by WarpScheduler::Stall.
+constexpr StallText kStallText[] = {
+    {"stall_no_warp", "issue slots with no warp assigned to the scheduler (none resident)"},
+    {"stall_no_eligible", "issue slots whose warps were all finishing (none had an instruction to offer)"},
+    {"stall_dependency", "issue slots whose best candidate waited for an operand (not refined)"},
+    {"stall_memory_dependency", "issue slots whose best candidate waited for a load, shared access or atomic result"},
+    {"stall_exec_dependency", "issue slots whose best candidate waited for an ALU, SFU, fp64 or control result"},
+    {"stall_cache_miss", "issue slots whose best candidate waited for a constant or texture access that missed"},
+    {"stall_memory_structural", "issue slots lost to a full LD/ST pipe, or to a load that waited for an L1 MSHR"},
+    {"stall_pipe_busy", "issue slots whose best candidate's execution pipe was still taken"},
+    {"stall_dispatch", "issue slots in which the scheduler was still feeding a pipe (serial dispatch)"},
+    {"stall_barrier", "issue slots whose warps all waited at a barrier"},
+    {"stall_branch", "issue slots whose best candidate waited for its taken branch's target"},
+};
+static_assert(sizeof(kStallText) / sizeof(kStallText[0]) == size_t(WarpScheduler::Stall::Count));
+} // namespace
+
+const char* WarpScheduler::stall_name(Stall why) { return kStallText[int(why)].key; }
+
 void WarpScheduler::report(nlohmann::json& out) const {
     stat(out, "issued", double(m_issued), "warp instructions", "warp instructions this scheduler issued");
-    static const char* const names[] = {"stall_no_warp", "stall_dependency", "stall_pipe_busy", "stall_barrier",
-                                        "stall_dispatch"};
-    static const char* const what[] = {
-        "cycles with no ready warp assigned (all done, or none resident)",
-        "cycles whose best candidate waited for a register written by an earlier instruction",
-        "cycles whose best candidate's pipe was still busy", "cycles whose warps all waited at a barrier",
-        "cycles the scheduler itself was busy feeding a pipe (serial dispatch)"};
-    for (int k = 0; k < int(Stall::Count); ++k) stat(out, names[k], double(m_stalls[k]), "cycles", what[k]);
+    constant(out, "dispatch_width", double(m_cfg.dispatch), "slots per cycle", "warp instructions it may issue per cycle");
+    for (int k = 0; k < int(Stall::Count); ++k)
+        if (Stall(k) != Stall::Dependency) stat(out, kStallText[k].key, double(m_stalls[k]), "issue slots", kStallText[k].what);
 }
 
 } // namespace gpusim

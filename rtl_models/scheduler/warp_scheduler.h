@@ -68,9 +68,26 @@ public:
     uint64_t busy_until() const { return m_busy_until; }
     uint32_t dispatch_width() const { return m_cfg.dispatch; }
 
-    // Cycles in which no warp could issue, by the reason of the best candidate.
-    enum class Stall : uint8_t { NoWarp, Dependency, PipeBusy, Barrier, Dispatch, Count };
-    void stalled(Stall why, uint64_t cycles) { m_stalls[int(why)] += cycles; }
+    // Why an issue slot went unused: the reason of the best candidate warp (docs/profiling.md).
+    // Dependency and PipeBusy are what a scan finds; the SM refines them into the reasons after
+    // them (which producer a dependency waits on, which pipe is busy) before counting.
+    enum class Stall : uint8_t {
+        NoWarp,             // no warp assigned to the scheduler (none resident)
+        NoEligible,         // warps assigned, none at an instruction it could offer (finishing)
+        Dependency,         // (scan only) an operand is not written yet
+        MemoryDependency,   // ... by a load, shared access, atomic (or a fence waits for them)
+        ExecDependency,     // ... by an ALU, SFU, fp64, conversion or control instruction
+        CacheMiss,          // ... by a constant or texture access that missed its cache
+        MemoryStructural,   // the LD/ST pipe is full, or the awaited load waited for an MSHR
+        PipeBusy,           // the execution pipe the instruction needs is still taken
+        Dispatch,           // the scheduler itself is still feeding a pipe (serial dispatch)
+        Barrier,            // every candidate waits at a barrier
+        Branch,             // the best candidate waits for its taken branch's target
+        Count
+    };
+    static const char* stall_name(Stall why);
+    // Counts `slots` issue slots (cycles times the dispatch width, less what issued) as lost to `why`.
+    void stalled(Stall why, uint64_t slots) { m_stalls[int(why)] += slots; }
 
     // After a scan that found nothing to issue: none of the scheduler's warps can issue before
     // `until` (a lower bound the SM computed), so the SM skips its scans until then. Only a barrier

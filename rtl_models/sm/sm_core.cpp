@@ -64,6 +64,7 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_hints.assign(m_warps.size(), ScanHint{});
     m_warp_used.assign(m_warps.size(), false);
     m_resident = 0;
+    m_live_warps = 0;
     m_next_warp = 0;
     m_launch_cycle = m_clock.cycles();
     m_launch_time = std::chrono::steady_clock::now();
@@ -94,6 +95,7 @@ void SmCore::add_cta(uint64_t linear) {
         m_warp_used[cta.first_warp + k] = true;
         if (m_units) enqueue_warp(cta.first_warp + k);
     }
+    m_live_warps += cta.num_warps;
     ++m_resident;
 }
 
@@ -289,6 +291,7 @@ void SmCore::retire_warp(Warp& w) {
     uint32_t idx = cta.first_warp + w.warp_in_cta;
     m_warp_used[idx] = false;
     if (m_units) m_units->schedulers[w.scheduler]->remove(idx);
+    --m_live_warps;
     if (--cta.live_warps == 0) {
         cta.in_use = false;
         --m_resident;
@@ -418,6 +421,7 @@ void SmCore::abort() {
     for (auto& c : m_ctas) c.in_use = false;
     std::fill(m_warp_used.begin(), m_warp_used.end(), false);
     m_resident = 0;
+    m_live_warps = 0;
 }
 
 } // namespace gpusim

@@ -42,6 +42,7 @@ struct SmStats {
     uint64_t barrier_waits = 0;
     uint64_t pm_events[kPmCounters] = {};   // pmevent triggers, counted once per warp
     uint64_t by_class[kOpClasses] = {};      // warp instructions issued per timing class
+    uint64_t resident_warp_cycles = 0;       // timing mode: resident warps summed over cycles
 };
 
 class L2Cache;
@@ -112,6 +113,7 @@ private:
     std::vector<Warp> m_warps;          // warp slots; a CTA owns a contiguous range
     std::vector<bool> m_warp_used;
     uint32_t m_resident = 0;
+    uint32_t m_live_warps = 0;          // warps of the resident CTAs that have not exited
     uint32_t m_limit = 0;
     uint32_t m_next_warp = 0;           // round-robin position
     uint64_t m_age = 0;                 // order in which warps arrived, for oldest-first scheduling
@@ -142,8 +144,19 @@ private:
     void issue_timed(Warp& w, uint32_t sched, uint64_t t);
     uint64_t operand_ready(const Warp& w, const Inst& in) const;
     uint64_t issue_ready(Warp& w, const Inst& in) const;
-    uint64_t memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal);
-    uint64_t texture_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal);
+    // What a memory instruction costs: the latency its unit adds, its pipe passes against those of
+    // a conflict-free access, and what a wait for its result counts as (WarpScheduler::Stall).
+    struct MemoryCost {
+        uint64_t latency = 0;
+        uint32_t passes = 1, ideal = 1;
+        uint8_t source;
+    };
+    MemoryCost memory_cost(Warp& w, const Inst& in, LaneMask m);
+    MemoryCost texture_cost(Warp& w, const Inst& in, LaneMask m);
+    // Calls f(ready cycle, source) for every scoreboard entry the instruction waits on.
+    template <class F> void for_each_source(const Warp& w, const Inst& in, F&& f) const;
+    // Why the first warp a scan found blocked cannot issue, refined from what the scan saw.
+    uint8_t refine_stall(const Warp& w, uint8_t seen, uint64_t t) const;
     void wake_schedulers();
     void enqueue_warp(uint32_t slot);
     void retire_warp(Warp& w);

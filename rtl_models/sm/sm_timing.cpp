@@ -51,6 +51,9 @@ void SmCore::enqueue_warp(uint32_t slot) {
     w.scheduler = slot % uint32_t(u.schedulers.size());
     w.reg_ready.assign(m_ctx.kernel->num_regs, 0);
     w.pred_ready.assign(m_ctx.kernel->num_preds, 0);
+    w.reg_source.assign(m_ctx.kernel->num_regs, uint8_t(Stall::ExecDependency));
+    w.pred_source.assign(m_ctx.kernel->num_preds, uint8_t(Stall::ExecDependency));
+    w.mem_source = uint8_t(Stall::MemoryDependency);
     w.ready_at = u.now;
     w.mem_done = 0;
     w.operands_pc = UINT32_MAX;
@@ -64,31 +67,54 @@ void SmCore::wake_schedulers() {
         for (auto& s : m_units->schedulers) s->wake();
 }
 
-// The cycle from which the instruction's sources (and destinations, for write-after-write) are
-// written. Calls and returns move whole frames: they wait for every pending register.
-uint64_t SmCore::operand_ready(const Warp& w, const Inst& in) const {
+// Every scoreboard entry an instruction waits on: its sources, and its destinations (for
+// write-after-write). Calls and returns move whole frames: they wait for every pending register.
+template <class F> void SmCore::for_each_source(const Warp& w, const Inst& in, F&& f) const {
     const uint64_t* rr = w.reg_ready.data();
     const uint64_t* pr = w.pred_ready.data();
-    uint64_t r = 0;
+    const uint8_t* rs = w.reg_source.data();
+    const uint8_t* ps = w.pred_source.data();
     for (Row row : {in.d, in.a, in.b, in.c, in.vec[0], in.vec[1], in.vec[2], in.vec[3]})
-        if (row >= 0) r = std::max(r, rr[row]);
+        if (row >= 0) f(rr[row], rs[row]);
     for (int16_t p : {in.guard, in.pd, in.pa, in.pb, in.pc})
-        if (p >= 0) r = std::max(r, pr[p]);
-    if (in.op_class == OpClass::Fence) r = std::max(r, w.mem_done);
+        if (p >= 0) f(pr[p], ps[p]);
+    if (in.op_class == OpClass::Fence) f(w.mem_done, w.mem_source);
     // Texture and surface instructions read more rows than Inst names: all their coordinates,
     // the sampler, and a store's values.
     if (in.space == MemSpace::Texture) {
         const TexOperands& o = m_ctx.kernel->tex_operands[in.target];
         for (Row row : o.coord)
-            if (row >= 0) r = std::max(r, rr[row]);
-        if (o.sampler >= 0) r = std::max(r, rr[o.sampler]);
+            if (row >= 0) f(rr[row], rs[row]);
+        if (o.sampler >= 0) f(rr[o.sampler], rs[o.sampler]);
         for (Row row : o.value)
-            if (row >= 0) r = std::max(r, rr[row]);
+            if (row >= 0) f(rr[row], rs[row]);
     }
     static const ExecFn call = call_fn(), ret = ret_fn(), sys = syscall_fn();
     if (in.op_class == OpClass::Branch && (in.fn == call || in.fn == ret || in.fn == sys))
-        for (uint64_t v : w.reg_ready) r = std::max(r, v);
+        for (size_t k = 0; k < w.reg_ready.size(); ++k) f(rr[k], rs[k]);
+}
+
+// The cycle from which the instruction's scoreboard entries are all written.
+uint64_t SmCore::operand_ready(const Warp& w, const Inst& in) const {
+    uint64_t r = 0;
+    for_each_source(w, in, [&](uint64_t ready, uint8_t) { r = std::max(r, ready); });
     return r;
+}
+
+// A dependency counts as what wrote the entry it waits on longest, unless the warp's own issue
+// interval (a taken branch refetching) holds it longer; a busy LD/ST pipe is a memory structural
+// stall, any other busy pipe a pipe stall.
+uint8_t SmCore::refine_stall(const Warp& w, uint8_t seen, uint64_t t) const {
+    const Inst& in = m_ctx.kernel->code[w.pc];
+    if (seen == uint8_t(Stall::PipeBusy))
+        return m_units->cfg.ops[int(in.op_class)].pipe == PipeKind::Ldst ? uint8_t(Stall::MemoryStructural) : seen;
+    if (seen != uint8_t(Stall::Dependency)) return seen;
+    uint64_t latest = 0;
+    uint8_t source = uint8_t(Stall::ExecDependency);
+    for_each_source(w, in, [&](uint64_t ready, uint8_t src) {
+        if (ready > latest) latest = ready, source = src;
+    });
+    return w.ready_at > t && w.ready_at >= latest ? uint8_t(Stall::Branch) : source;
 }
 
 // The cycle from which the warp's next instruction may issue as far as the warp itself is
@@ -109,22 +135,23 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
     const Inst* code = m_ctx.kernel->code.data();
     const uint32_t n = uint32_t(m_ctx.kernel->code.size());
     int first_blocked = -1;
+    uint32_t blocked_warp = 0;
     bool at_barrier = false;
     next = UINT64_MAX;
-    // Records that a candidate cannot issue before `at`, and why (the reason of the first one counts).
-    auto block = [&](Stall why_blocked, uint64_t at) {
-        if (first_blocked < 0) first_blocked = int(why_blocked);
+    // Records that warp wi cannot issue before `at`, and why (the reason of the first one counts).
+    auto block = [&](uint32_t wi, Stall why_blocked, uint64_t at) {
+        if (first_blocked < 0) first_blocked = int(why_blocked), blocked_warp = wi;
         next = std::min(next, at);
     };
     // Whether a warp whose operands are ready at `ready` waits for its pipe copy (free from
     // `pipe_free`) or its operands: the pipe is checked first.
-    auto waits = [&](uint64_t ready, uint64_t pipe_free) {
+    auto waits = [&](uint32_t wi, uint64_t ready, uint64_t pipe_free) {
         if (pipe_free > t || exclusive_used) {
-            block(Stall::PipeBusy, std::max({ready, pipe_free, t + 1}));
+            block(wi, Stall::PipeBusy, std::max({ready, pipe_free, t + 1}));
             return true;
         }
         if (ready > t) {
-            block(Stall::Dependency, ready);
+            block(wi, Stall::Dependency, ready);
             return true;
         }
         return false;
@@ -136,7 +163,7 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
         // What an earlier scan found, checked as a full check would. Without skipping, every warp
         // is checked in full (the test of both).
         const ScanHint hint = m_hints[wi];
-        if (hint.pipe_free && u.cfg.skip_idle && waits(hint.not_before, *hint.pipe_free)) continue;
+        if (hint.pipe_free && u.cfg.skip_idle && waits(wi, hint.not_before, *hint.pipe_free)) continue;
         Warp& w = m_warps[wi];
         if (w.state != Warp::State::Ready) {
             at_barrier |= w.state == Warp::State::AtBarrier;
@@ -150,12 +177,12 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
         Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
         const uint64_t ready = issue_ready(w, in);
         m_hints[wi] = ScanHint{ready, p.next_free_at(p.instance(s))};
-        if (waits(ready, p.next_free(p.instance(s)))) continue;
+        if (waits(wi, ready, p.next_free(p.instance(s)))) continue;
         if (p.exclusive()) {
             bool others = false;
             for (const auto& sc : u.schedulers) others |= sc->issued_at(t);
             if (others) {
-                block(Stall::PipeBusy, t + 1);
+                block(wi, Stall::PipeBusy, t + 1);
                 continue;
             }
             exclusive_used = true;
@@ -163,16 +190,17 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
         issue_timed(w, s, t);
         return true;
     }
-    why = first_blocked >= 0 ? first_blocked : at_barrier ? int(Stall::Barrier) : int(Stall::NoWarp);
+    if (first_blocked >= 0) why = refine_stall(m_warps[blocked_warp], uint8_t(first_blocked), t);
+    else why = int(at_barrier ? Stall::Barrier : order.size() ? Stall::NoEligible : Stall::NoWarp);
     return false;
 }
 
-// Prices a memory instruction before it executes (its address register may be overwritten):
-// returns the latency its unit adds and sets the pipe passes.
-uint64_t SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal) {
-    if (!m) return 0;
+// Prices a memory instruction before it executes (its address register may be overwritten).
+SmCore::MemoryCost SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m) {
+    MemoryCost cost{0, 1, 1, uint8_t(Stall::MemoryDependency)};
+    if (!m) return cost;
     TimingUnits& u = *m_units;
-    if (in.space == MemSpace::Texture) return texture_cost(w, in, m, passes, ideal);
+    if (in.space == MemSpace::Texture) return texture_cost(w, in, m);
     uint64_t addr[kWarpSize] = {};
     const uint64_t* base = in.a == kNoRow ? nullptr : m_ctx.src(w, in.a);
     for_lanes(m, [&](int l) { addr[l] = effective_address(base ? base[l] : 0, in); });
@@ -189,61 +217,70 @@ uint64_t SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& pass
     u.ldst.set_now(uint64_t(std::max<int64_t>(int64_t(m_units->now) + m_chip_offset, 0)));
     const LdstUnit::Kind kind = (in.dest_flags & kMemAtomic) ? LdstUnit::Kind::Atomic
                                 : (in.dest_flags & kMemStore) ? LdstUnit::Kind::Write : LdstUnit::Kind::Read;
+    // A global or local access: transactions through the L1 and beyond.
+    auto through_l1 = [&](bool local) {
+        LdstUnit::Cost c = u.ldst.access(addr, m, width, kind, local);
+        cost.passes = std::max(c.transactions, 1u);
+        cost.ideal = c.groups;
+        cost.latency = c.latency;
+        if (c.mshr_wait) cost.source = uint8_t(Stall::MemoryStructural);
+    };
     switch (space) {
     case MemSpace::Shared:
-        passes = u.smem.access(addr, m, width, kind == LdstUnit::Kind::Atomic);
-        ideal = u.smem.ideal_passes(m, 4);   // pipe time is relative to a conflict-free 32-bit access
-        return u.smem.latency(passes);
+        cost.passes = u.smem.access(addr, m, width, kind == LdstUnit::Kind::Atomic);
+        cost.ideal = u.smem.ideal_passes(m, 4);   // pipe time is relative to a conflict-free 32-bit access
+        cost.latency = u.smem.latency(cost.passes);
+        break;
     case MemSpace::Const:
     case MemSpace::Param: {
         ConstantCache::Cost c = u.ccache.access(addr, m);
-        passes = std::max(c.passes, 1u);
-        ideal = c.groups;
+        cost.passes = std::max(c.passes, 1u);
+        cost.ideal = c.groups;
         uint64_t fill = 0;
         for (uint32_t k = 0; k < c.misses; ++k) fill = std::max<uint64_t>(fill, u.ldst.fill(c.miss_lines[k], u.ccache.line_bytes()));
-        return u.ccache.latency(passes) + fill;
+        cost.latency = u.ccache.latency(cost.passes) + fill;
+        if (c.misses) cost.source = uint8_t(Stall::CacheMiss);
+        break;
     }
     case MemSpace::Local: {
         uint32_t slot = uint32_t(&w - m_warps.data());
         for_lanes(m, [&](int l) { addr[l] = local_address(addr[l], slot, w.local_bytes, l); });
-        LdstUnit::Cost c = u.ldst.access(addr, m, width, kind, true);
-        passes = std::max(c.transactions, 1u);
-        ideal = c.groups;
-        return c.latency;
+        through_l1(true);
+        break;
     }
-    default: {
-        LdstUnit::Cost c = u.ldst.access(addr, m, width, kind, false);
-        passes = std::max(c.transactions, 1u);
-        ideal = c.groups;
-        return c.latency;
+    default:
+        through_l1(false);
+        break;
     }
-    }
+    return cost;
 }
 
 // A texture or surface instruction: the texture cache's passes over the lines its texels lie in,
 // and the fill of those that miss.
-uint64_t SmCore::texture_cost(Warp& w, const Inst& in, LaneMask m, uint32_t& passes, uint32_t& ideal) {
+SmCore::MemoryCost SmCore::texture_cost(Warp& w, const Inst& in, LaneMask m) {
     TimingUnits& u = *m_units;
+    MemoryCost cost{0, 1, 1, uint8_t(Stall::MemoryDependency)};
     uint64_t texels[TextureCache::kMaxTexels];
     uint32_t n = 0;
     try {
         n = texture_footprint(m_ctx, w, in, m, texels, TextureCache::kMaxTexels);
     } catch (const ExecFault&) {
-        return 0;   // a bad handle or access: the instruction's execution reports it
+        return cost;   // a bad handle or access: the instruction's execution reports it
     } catch (const AccessFault&) {
-        return 0;
+        return cost;
     }
-    if (n == 0) return 0;
+    if (n == 0) return cost;
     u.ldst.set_now(uint64_t(std::max<int64_t>(int64_t(m_units->now) + m_chip_offset, 0)));
     const TextureCache::Cost c = u.tex.access(texels, n);
-    passes = std::max(c.passes, 1u);
-    ideal = 1;
+    cost.passes = std::max(c.passes, 1u);
     uint64_t fill = 0;
     for (uint32_t k = 0; k < c.misses; ++k) fill = std::max<uint64_t>(fill, u.ldst.fill(c.miss_lines[k], u.tex.line_bytes()));
     // A miss's fill overlaps the unit's own pipeline: on Kepler a texture fetch that misses takes
     // about as long as a global load (PPT: texture memory 317, global 331, texture cache hit 112).
-    return c.misses ? std::max<uint64_t>(u.tex.latency(passes), fill + u.tex.latency(passes) - u.tex.latency(1))
-                    : u.tex.latency(passes);
+    cost.latency = c.misses ? std::max<uint64_t>(u.tex.latency(cost.passes), fill + u.tex.latency(cost.passes) - u.tex.latency(1))
+                            : u.tex.latency(cost.passes);
+    if (c.misses) cost.source = uint8_t(Stall::CacheMiss);
+    return cost;
 }
 
 void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
@@ -255,10 +292,10 @@ void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     if (in.guard >= 0) m &= in.guard_negated ? ~w.preds[in.guard] : w.preds[in.guard];
     // A memory access occupies the LD/ST pipe in proportion to its passes (bank conflicts, distinct
     // constant addresses, transactions) over those of a conflict-free access.
-    uint32_t passes = 1, ideal = 1;
-    uint64_t latency = op.latency;
-    if (in.op_class == OpClass::Memory) latency += memory_cost(w, in, m, passes, ideal);
-    const uint32_t interval = uint32_t(uint64_t(op.interval_milli) * passes / std::max(ideal, 1u));
+    MemoryCost mc{0, 1, 1, uint8_t(Stall::ExecDependency)};
+    if (in.op_class == OpClass::Memory) mc = memory_cost(w, in, m);
+    const uint64_t latency = op.latency + mc.latency;
+    const uint32_t interval = uint32_t(uint64_t(op.interval_milli) * mc.passes / std::max(mc.ideal, 1u));
 
     const Cta& cta = m_ctas[w.cta_slot];
     m_ctx.shared = const_cast<uint8_t*>(cta.shared.data());
@@ -276,14 +313,16 @@ void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     uint64_t occupied = p.accept(p.instance(s), t, std::max(interval, 1u));
     u.schedulers[s]->issued(wi, t, occupied);
     const uint64_t done = t + latency;
-    if (in.d >= 0) w.reg_ready[in.d] = done;
+    auto write_row = [&](Row r) { w.reg_ready[r] = done, w.reg_source[r] = mc.source; };
+    auto write_pred = [&](int16_t p) { w.pred_ready[p] = done, w.pred_source[p] = mc.source; };
+    if (in.d >= 0) write_row(in.d);
     if (in.dest_flags & kDestVec)
         for (int e = 0; e < in.vec_count; ++e)
-            if (in.vec[e] >= 0) w.reg_ready[in.vec[e]] = done;
-    if (in.pd >= 0) w.pred_ready[in.pd] = done;
-    if ((in.dest_flags & kDestPb) && in.pb >= 0) w.pred_ready[in.pb] = done;
+            if (in.vec[e] >= 0) write_row(in.vec[e]);
+    if (in.pd >= 0) write_pred(in.pd);
+    if ((in.dest_flags & kDestPb) && in.pb >= 0) write_pred(in.pb);
     if (in.op_class == OpClass::Memory) {
-        w.mem_done = std::max(w.mem_done, done);
+        if (done >= w.mem_done) w.mem_done = done, w.mem_source = mc.source;
         if (latency > u.cfg.scheduler.long_latency_cycles) u.schedulers[s]->long_stall(wi);
     }
     // A warp issues at most once per cycle per dispatch slot; a taken branch refetches.
@@ -300,15 +339,18 @@ uint64_t SmCore::step_until(uint64_t until) {
     const uint64_t ctas_before = m_stats.ctas_completed;
     const size_t ns = u.schedulers.size();
     int why[64];
+    uint32_t lost[64];   // issue slots a scheduler that issued left unused this cycle
     // Returns when a CTA completes, so the SM can take the next one without waiting for the quantum.
     while (m_resident > 0 && u.now < until && m_stats.ctas_completed == ctas_before) {
         const uint64_t t = u.now;
+        const uint32_t live_warps = m_live_warps;
         bool any = false, exclusive_used = false;
         // Schedulers that share a pipe take turns at being first, so none starves.
         for (size_t k = 0; k < ns; ++k) {
             const size_t s = (k + t) % ns;
             WarpScheduler& sc = *u.schedulers[s];
             why[s] = -1;
+            lost[s] = 0;
             if (!sc.ready(t)) { why[s] = int(Stall::Dispatch); continue; }
             if (sc.asleep(t)) { why[s] = int(sc.sleep_reason()); continue; }
             uint32_t issued = 0;
@@ -317,6 +359,7 @@ uint64_t SmCore::step_until(uint64_t until) {
             while (issued < sc.dispatch_width() && try_issue(uint32_t(s), t, exclusive_used, reason, wake)) ++issued;
             if (issued) {
                 any = true;
+                if (issued < sc.dispatch_width()) why[s] = reason, lost[s] = sc.dispatch_width() - issued;
             } else {
                 why[s] = reason;
                 // Without skipping, the scheduler scans again next cycle, unless nothing but an
@@ -341,7 +384,8 @@ uint64_t SmCore::step_until(uint64_t until) {
         // the same cycles whatever it skipped, so the skipping cannot change the results.
         next = std::min(next, until);
         for (size_t s = 0; s < ns; ++s)
-            if (why[s] >= 0) u.schedulers[s]->stalled(Stall(why[s]), next - t);
+            if (why[s] >= 0) u.schedulers[s]->stalled(Stall(why[s]), lost[s] ? lost[s] : (next - t) * u.schedulers[s]->dispatch_width());
+        m_stats.resident_warp_cycles += uint64_t(live_warps) * (next - t);
         u.now = next;
     }
     m_clock.advance_to(u.now);
@@ -359,6 +403,13 @@ void SmCore::report(nlohmann::json& out) const {
             cls[op_class_name(OpClass(k))] = {{"value", double(m_stats.by_class[k])}, {"unit", "warp instructions"},
                                               {"description", "warp instructions issued of this timing class"}};
     if (!m_units) return;
+    nlohmann::json& warps = out["warps"];
+    warps["resident_warp_cycles"] = {{"value", double(m_stats.resident_warp_cycles)}, {"unit", "warp-cycles"},
+                                     {"description", "resident warps (not exited) summed over the SM's cycles"}};
+    warps["max_warps"] = {{"value", double(m_cfg.max_warps)}, {"unit", "warps"}, {"constant", true},
+                          {"description", "warps the SM can hold (occupancy's denominator)"}};
+    warps["launch_warps"] = {{"value", double(m_launch ? m_limit * m_launch->warps_per_cta() : 0)}, {"unit", "warps"},
+                             {"constant", true}, {"description", "warps the last launch's blocks could keep resident (its theoretical occupancy)"}};
     for (const auto& s : m_units->schedulers) unit(*s);
     for (const auto& p : m_units->pipes) unit(*p);
     unit(m_units->smem);

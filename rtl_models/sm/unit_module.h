@@ -21,6 +21,10 @@ protected:
     static void stat(nlohmann::json& out, const char* key, double value, const char* unit, const char* what) {
         out[key] = {{"value", value}, {"unit", unit}, {"description", what}};
     }
+    // A property rather than a count (lanes, copies): a difference of two reports keeps it.
+    static void constant(nlohmann::json& out, const char* key, double value, const char* unit, const char* what) {
+        out[key] = {{"value", value}, {"unit", unit}, {"description", what}, {"constant", true}};
+    }
 };
 
 // A unit's instance name: `base` inside a module under construction (gpu.sm0.smem); a unique

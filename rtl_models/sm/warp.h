@@ -64,6 +64,11 @@ struct Warp {
     // when the next instruction may issue, and which scheduler owns the warp.
     std::vector<uint64_t> reg_ready;
     std::vector<uint64_t> pred_ready;
+    // What wrote each row and predicate last, as the WarpScheduler::Stall a wait for it counts as
+    // (memory, execution, cache miss, memory structural).
+    std::vector<uint8_t> reg_source;
+    std::vector<uint8_t> pred_source;
+    uint8_t mem_source = 0;          // the same for mem_done
     uint64_t ready_at = 0;
     uint64_t mem_done = 0;           // completion of the warp's outstanding memory accesses (membar waits)
     uint64_t barrier_since = 0;      // cycle it arrived at its barrier

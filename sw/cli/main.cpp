@@ -19,6 +19,7 @@
 #include "loader/loader.h"
 #include "ptx/parser.h"
 #include "runtime/manifest.h"
+#include "runtime/profile_summary.h"
 
 using namespace gpusim;
 namespace fs = std::filesystem;
@@ -36,6 +37,7 @@ struct Options {
     std::string known;               // JSON file: launches whose mismatch is a documented difference
     std::string dump;                // folder for the buffers that differ from their references
     std::string stats;               // JSON file for the statistics of every unit
+    bool summary = false, no_summary = false;   // the per-kernel summary (default: in timing mode)
     bool quiet = false;
 };
 
@@ -103,7 +105,7 @@ std::string short_name(const std::string& manifest) {
 // One JSON document: the run's totals, the effective config, a digest of each buffer after the run and
 // every unit's statistics.
 void write_stats(const std::string& file, const std::string& manifest, const GpuConfig& cfg, const ManifestOutcome& r,
-                 const nlohmann::json& units) {
+                 const nlohmann::json& units, const std::vector<KernelProfile>& kernels) {
     const LaunchStats& t = r.totals;
     nlohmann::json doc;
     doc["manifest"] = manifest;
@@ -112,6 +114,8 @@ void write_stats(const std::string& file, const std::string& manifest, const Gpu
                      {"thread_instructions", t.thread_instructions}, {"host_seconds", t.host_seconds}};
     doc["buffers"] = r.digests;
     doc["gpu"] = units;
+    nlohmann::json& launches = doc["kernels"] = nlohmann::json::array();
+    for (const KernelProfile& k : kernels) launches.push_back(k.metrics());
     std::ofstream out(file);
     if (!out) throw std::runtime_error(fmt::format("{}: cannot write the statistics file", file));
     out << doc.dump(2) << "\n";
@@ -150,10 +154,12 @@ int run_one(const Options& o, const std::string& path, bool bench) {
         GpuConfig cfg = load_config(o.config.empty() ? m.config : o.config, parse_sets(o));
         Runtime rt(cfg);
         auto known = load_known(o.known);
+        const bool summary = !bench && !o.no_summary && (o.summary || cfg.sm.timing.enabled);
+        if (summary || !o.stats.empty()) rt.enable_profiling();
         ManifestOutcome r = run_manifest(rt, m, o.dump);
         std::vector<std::string> known_lines = bench ? std::vector<std::string>{} : apply_known(r, known);
         const LaunchStats& t = r.totals;
-        if (!o.stats.empty()) write_stats(o.stats, path, cfg, r, rt.unit_stats());
+        if (!o.stats.empty()) write_stats(o.stats, path, cfg, r, rt.unit_stats(), rt.kernel_profiles());
         if (bench) {
             double s = t.host_seconds > 0 ? t.host_seconds : 1e-9;
             fmt::print("{:<14} {:>12} {:>14} {:>9.3f} {:>10.2f} {:>10.1f}\n", short_name(path), t.warp_instructions,
@@ -163,6 +169,7 @@ int run_one(const Options& o, const std::string& path, bool bench) {
                        t.warp_instructions, t.thread_instructions, t.host_seconds);
             for (const auto& f : r.failures) fmt::print("       {}\n", f);
             for (const auto& k : known_lines) fmt::print("       {}\n", k);
+            if (summary) fmt::print("{}", profile_summaries(rt.kernel_profiles()));
         }
         std::fflush(stdout);
         if (const uint64_t hazards = rt.race_hazards()) {
@@ -265,6 +272,8 @@ int sc_main(int argc, char** argv) {
     };
     CLI::App* run = app.add_subcommand("run", "run launch manifests, compare outputs with references");
     add_common(run);
+    run->add_flag("--summary", o.summary, "print each kernel's performance summary (default in timing mode)");
+    run->add_flag("--no-summary", o.no_summary, "do not print the performance summaries");
     run->add_option("manifests", o.manifests, "manifest files")->required()->check(CLI::ExistingFile);
     run->add_option("--known", o.known, "JSON file of launches whose mismatch is a documented difference")
         ->check(CLI::ExistingFile);

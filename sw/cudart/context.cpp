@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "cudart/fatbinary.h"
+#include "runtime/profile_summary.h"
 
 namespace gpusim::cudart {
 
@@ -34,7 +35,10 @@ std::vector<std::string> split_sets(const std::string& s) {
     return out;
 }
 
-void write_stats_at_exit() { Context::get().write_stats(); }
+void write_reports_at_exit() {
+    Context::get().write_stats();
+    Context::get().write_summary();
+}
 
 // How long the program must leave the library alone before the host thread moves the simulation
 // towards pending host functions by itself (GPUSIM_HOST_QUIET_MS, default 20).
@@ -118,7 +122,11 @@ Runtime& Context::rt() {
     m_rt = std::make_unique<Runtime>(m_cfg);
     m_rt->set_host_function_runner([this](const std::function<void()>& fn) { host_thread().run(fn); });
     m_stats_file = env("GPUSIM_STATS");
-    if (!m_stats_file.empty()) std::atexit(write_stats_at_exit);
+    m_summary = env("GPUSIM_SUMMARY");
+    if (!m_stats_file.empty() || !m_summary.empty()) {
+        m_rt->enable_profiling();
+        std::atexit(write_reports_at_exit);
+    }
     return *m_rt;
 }
 
@@ -255,12 +263,28 @@ void Context::write_stats() const {
         doc["simulated_ns"] = now;
         doc["gpu"] = m_rt->unit_stats();
     }
+    nlohmann::json& kernels = doc["kernels"] = nlohmann::json::array();
+    for (const KernelProfile& k : m_rt->kernel_profiles()) kernels.push_back(k.metrics());
     std::ofstream out(m_stats_file);
     if (!out) {
         std::fprintf(stderr, "gpusim: cannot write the statistics file %s\n", m_stats_file.c_str());
         return;
     }
     out << doc.dump(2) << "\n";
+}
+
+// GPUSIM_SUMMARY=1 prints the kernels' performance summaries on stderr (the program's stdout stays
+// its own); any other value names a file for them.
+void Context::write_summary() const {
+    if (!m_rt || m_summary.empty()) return;
+    const std::string text = profile_summaries(m_rt->kernel_profiles());
+    if (m_summary == "1") {
+        std::fprintf(stderr, "%s", text.c_str());
+        return;
+    }
+    std::ofstream out(m_summary);
+    if (!out) std::fprintf(stderr, "gpusim: cannot write the summary file %s\n", m_summary.c_str());
+    out << text;
 }
 
 // cudaDeviceReset: memory, streams and events go; registered modules stay loaded (the program's

@@ -93,6 +93,8 @@ public:
     // Prints "gpusim: <name> is not supported by the model" the first time `name` is called.
     void report_unsupported(const char* name);
     void write_stats() const;
+    // The performance summaries (GPUSIM_SUMMARY), at exit.
+    void write_summary() const;
     void reset();
 
 private:
@@ -112,6 +114,7 @@ private:
     std::unique_ptr<Runtime> m_rt;
     GpuConfig m_cfg;
     std::string m_stats_file;
+    std::string m_summary;   // GPUSIM_SUMMARY: "1" for stderr, else a file
     std::vector<std::unique_ptr<Fatbin>> m_fatbins;
     std::map<const void*, Entity> m_functions, m_variables;
     std::map<void**, Entity> m_managed_vars;   // host pointer -> variable

@@ -59,6 +59,8 @@ Runtime::~Runtime() {
 double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
 nlohmann::json Runtime::unit_stats() const { return m_platform->gpu.report(); }
+void Runtime::enable_profiling() { m_platform->gpu.enable_profiling(); }
+const std::vector<KernelProfile>& Runtime::kernel_profiles() const { return m_platform->gpu.kernel_profiles(); }
 
 uint64_t Runtime::race_hazards() const {
     const RaceCheck* r = m_platform->gpu.racecheck();

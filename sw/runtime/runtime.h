@@ -18,6 +18,7 @@
 
 #include "../../rtl_models/check/allocation_map.h"
 #include "../../rtl_models/gpu/gpu_config.h"
+#include "../../rtl_models/gpu/kernel_profile.h"
 #include "../../rtl_models/sm/launch.h"
 #include "ptx/ast.h"
 #include "runtime/errors.h"
@@ -205,6 +206,9 @@ public:
     uint64_t race_hazards() const;
     // Statistics of every unit of the GPU, hierarchical by module name.
     nlohmann::json unit_stats() const;
+    // Keep a KernelProfile of every launch from now on (for --summary and the statistics file).
+    void enable_profiling();
+    const std::vector<KernelProfile>& kernel_profiles() const;
 
 private:
     struct Stream {

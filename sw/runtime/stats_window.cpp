@@ -2,9 +2,17 @@
 
 namespace gpusim {
 
+namespace {
+// A property rather than a count (a pipe's lanes): kept as it is, not summed.
+bool is_constant(const nlohmann::json& stat) {
+    auto it = stat.find("constant");
+    return it != stat.end() && it->is_boolean() && it->get<bool>();
+}
+} // namespace
+
 nlohmann::json combine_stats(const nlohmann::json& a, const nlohmann::json& b, double sign) {
     if (a.is_number()) return a.get<double>() + sign * (b.is_number() ? b.get<double>() : 0.0);
-    if (!a.is_object()) return a;
+    if (!a.is_object() || is_constant(a)) return a;
     nlohmann::json out = nlohmann::json::object();
     for (auto it = a.begin(); it != a.end(); ++it) {
         const bool other = b.is_object() && b.contains(it.key());

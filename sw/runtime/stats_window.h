@@ -28,7 +28,8 @@ private:
 };
 
 // Counter by counter: a + sign * b over the numbers of two documents of the same shape (a stat's
-// "value", or a bare number); other fields are a's.
+// "value", or a bare number); other fields are a's, and so is a stat marked "constant" (a
+// property such as a pipe's lanes).
 nlohmann::json combine_stats(const nlohmann::json& a, const nlohmann::json& b, double sign);
 
 } // namespace gpusim
