@@ -142,7 +142,7 @@ private:
     // Timing mode (sm_timing.cpp).
     bool try_issue(uint32_t sched, uint64_t t, bool& exclusive_used, int& why, uint64_t& next);
     void issue_timed(Warp& w, uint32_t sched, uint64_t t);
-    uint64_t operand_ready(const Warp& w, const Inst& in) const;
+    uint64_t operand_ready(const Warp& w, const Inst& in, uint8_t& source) const;
     uint64_t issue_ready(Warp& w, const Inst& in) const;
     // What a memory instruction costs: the latency its unit adds, its pipe passes against those of
     // a conflict-free access, and what a wait for its result counts as (WarpScheduler::Stall).

@@ -94,10 +94,14 @@ template <class F> void SmCore::for_each_source(const Warp& w, const Inst& in, F
         for (size_t k = 0; k < w.reg_ready.size(); ++k) f(rr[k], rs[k]);
 }
 
-// The cycle from which the instruction's scoreboard entries are all written.
-uint64_t SmCore::operand_ready(const Warp& w, const Inst& in) const {
+// The cycle from which the instruction's scoreboard entries are all written, and what wrote the
+// last of them (the reason a wait for it counts as).
+uint64_t SmCore::operand_ready(const Warp& w, const Inst& in, uint8_t& source) const {
     uint64_t r = 0;
-    for_each_source(w, in, [&](uint64_t ready, uint8_t) { r = std::max(r, ready); });
+    source = uint8_t(Stall::ExecDependency);
+    for_each_source(w, in, [&](uint64_t ready, uint8_t src) {
+        if (ready > r) r = ready, source = src;
+    });
     return r;
 }
 
@@ -109,11 +113,8 @@ uint8_t SmCore::refine_stall(const Warp& w, uint8_t seen, uint64_t t) const {
     if (seen == uint8_t(Stall::PipeBusy))
         return m_units->cfg.ops[int(in.op_class)].pipe == PipeKind::Ldst ? uint8_t(Stall::MemoryStructural) : seen;
     if (seen != uint8_t(Stall::Dependency)) return seen;
-    uint64_t latest = 0;
-    uint8_t source = uint8_t(Stall::ExecDependency);
-    for_each_source(w, in, [&](uint64_t ready, uint8_t src) {
-        if (ready > latest) latest = ready, source = src;
-    });
+    uint8_t source = w.operands_source;
+    const uint64_t latest = w.operands_pc == w.pc ? w.operands_at : operand_ready(w, in, source);
     return w.ready_at > t && w.ready_at >= latest ? uint8_t(Stall::Branch) : source;
 }
 
@@ -121,7 +122,7 @@ uint8_t SmCore::refine_stall(const Warp& w, uint8_t seen, uint64_t t) const {
 // concerned: its dispatch slot and its operands.
 uint64_t SmCore::issue_ready(Warp& w, const Inst& in) const {
     if (w.operands_pc != w.pc) {
-        w.operands_at = operand_ready(w, in);
+        w.operands_at = operand_ready(w, in, w.operands_source);
         w.operands_pc = w.pc;
     }
     return std::max(w.ready_at, w.operands_at);

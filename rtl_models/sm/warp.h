@@ -77,6 +77,7 @@ struct Warp {
     // its own issues change its scoreboard).
     uint32_t operands_pc = UINT32_MAX;
     uint64_t operands_at = 0;
+    uint8_t operands_source = 0;     // what wrote the entry it waits on last (refines a dependency stall)
 
     uint64_t* row(Row r) { return regs.data() + size_t(r) * kWarpSize; }
 };
