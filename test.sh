@@ -3,6 +3,7 @@
 #   ./test.sh             the release build made by setup.sh
 #   ./test.sh --sanitize  a separate AddressSanitizer + UndefinedBehaviorSanitizer build
 #   ./test.sh --fuzz      the libFuzzer harnesses (clang), each for GPUSIM_FUZZ_SECONDS (60)
+# Each leaves a JUnit report of its tests in <build folder>/junit.xml.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -31,4 +32,5 @@ if [ -n "${1:-}" ] || [ ! -f "$dir/CMakeCache.txt" ]; then cmake -S . -B "$dir" 
 cmake --build "$dir" -j2
 export ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir "$dir" --output-on-failure -j2
+# JUnit XML of the whole suite for CI dashboards: build/junit.xml (build-sanitize/junit.xml ...).
+ctest --test-dir "$dir" --output-on-failure -j2 --output-junit junit.xml

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "cli/junit.h"
 #include "cli/microbench.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
@@ -37,6 +38,7 @@ struct Options {
     std::string known;               // JSON file: launches whose mismatch is a documented difference
     std::string dump;                // folder for the buffers that differ from their references
     std::string stats;               // JSON file for the statistics of every unit
+    std::string junit;               // JUnit XML file: a test case per manifest launch
     bool summary = false, no_summary = false;   // the per-kernel summary (default: in timing mode)
     bool quiet = false;
 };
@@ -147,16 +149,42 @@ int exit_of(const RuntimeError& e) {
     return e.sticky() ? kDeviceFault : kBadInput;
 }
 
-// Runs one manifest in this process; returns one of Exit.
-int run_one(const Options& o, const std::string& path, bool bench) {
+// The JUnit record of a manifest's launches (junit.h); `known` marks the expected differences.
+void record_launches(JunitRecord& rec, const ManifestOutcome& r, const std::map<std::string, std::string>& known) {
+    JunitRecord& launches = rec["launches"] = JunitRecord::array();
+    for (const LaunchOutcome& l : r.per_launch) {
+        JunitRecord j = {{"kernel", l.kernel}, {"finished", l.finished}, {"cycles", l.stats.cycles},
+                         {"warp_instructions", l.stats.warp_instructions}, {"seconds", l.stats.host_seconds},
+                         {"failures", l.failures}};
+        if (auto it = known.find(l.kernel); it != known.end() && !l.failures.empty()) j["known"] = it->second;
+        launches.push_back(std::move(j));
+    }
+}
+
+// A manifest's JUnit record before (or without) any launch.
+JunitRecord bare_record(const Options& o, const std::string& path, int exit, const std::string& error) {
+    JunitRecord rec = {{"suite", short_name(path)}, {"manifest", path}, {"config", o.config}, {"mode", o.mode},
+                       {"exit", exit}, {"launches", JunitRecord::array()}};
+    if (!error.empty()) rec["error"] = error;
+    return rec;
+}
+
+// Runs one manifest in this process; returns one of Exit, and describes the run in `rec`.
+int run_one(const Options& o, const std::string& path, bool bench, JunitRecord& rec) {
+    rec = bare_record(o, path, kPass, "");
+    ManifestOutcome r;
+    std::map<std::string, std::string> known;
     try {
         Manifest m = load_manifest(path);
         GpuConfig cfg = load_config(o.config.empty() ? m.config : o.config, parse_sets(o));
+        rec["config"] = cfg.name;
+        rec["mode"] = cfg.sm.timing.enabled ? "timing" : "functional";
         Runtime rt(cfg);
-        auto known = load_known(o.known);
+        known = load_known(o.known);
         const bool summary = !bench && !o.no_summary && (o.summary || cfg.sm.timing.enabled);
         if (summary || !o.stats.empty()) rt.enable_profiling();
-        ManifestOutcome r = run_manifest(rt, m, o.dump);
+        run_manifest(rt, m, r, o.dump);
+        record_launches(rec, r, known);
         std::vector<std::string> known_lines = bench ? std::vector<std::string>{} : apply_known(r, known);
         const LaunchStats& t = r.totals;
         if (!o.stats.empty()) write_stats(o.stats, path, cfg, r, rt.unit_stats(), rt.kernel_profiles());
@@ -174,8 +202,11 @@ int run_one(const Options& o, const std::string& path, bool bench) {
         std::fflush(stdout);
         if (const uint64_t hazards = rt.race_hazards()) {
             fmt::print(stderr, "racecheck: {} hazard{} found in {}\n", hazards, hazards == 1 ? "" : "s", path);
+            rec["hazards"] = hazards;
+            rec["exit"] = int(kRace);
             return kRace;
         }
+        rec["exit"] = int(r.passed ? kPass : kMismatch);
         return r.passed ? kPass : kMismatch;
     } catch (const std::exception& e) {
         std::fflush(stdout);
@@ -183,25 +214,42 @@ int run_one(const Options& o, const std::string& path, bool bench) {
         if (!bench) fmt::print("{:<6} {:<14}\n", "ERROR", short_name(path));
         std::fflush(stdout);
         const auto* runtime = dynamic_cast<const RuntimeError*>(&e);
-        return runtime ? exit_of(*runtime) : kBadInput;
+        const int rc = runtime ? exit_of(*runtime) : kBadInput;
+        record_launches(rec, r, known);
+        rec["exit"] = rc;
+        rec["error"] = e.what();
+        return rc;
     }
 }
 
-// SystemC elaborates once per process, so each manifest runs in a child process of its own.
-int run_isolated(const Options& o, const std::string& path, bool bench) {
+// SystemC elaborates once per process, so each manifest runs in a child process of its own. With
+// --junit the child hands its record back through a file beside the report.
+int run_isolated(const Options& o, const std::string& path, bool bench, JunitRecord& rec) {
     std::fflush(stdout);
     std::fflush(stderr);
+    const std::string handoff = o.junit.empty() ? "" : fmt::format("{}.{}.part", o.junit, getpid());
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
-        int rc = run_one(o, path, bench);
+        int rc = run_one(o, path, bench, rec);
+        if (!handoff.empty()) std::ofstream(handoff) << rec.dump();
         std::fflush(stdout);
         _exit(rc);
     }
     int status = 0;
     waitpid(pid, &status, 0);
-    if (WIFEXITED(status)) return WEXITSTATUS(status);
-    fmt::print("{:<6} {:<14} (crashed with signal {})\n", "ERROR", short_name(path), WTERMSIG(status));
+    if (!handoff.empty()) {
+        std::ifstream in(handoff);
+        rec = JunitRecord::parse(in, nullptr, false);
+        std::filesystem::remove(handoff);
+    }
+    if (WIFEXITED(status)) {
+        if (!rec.is_object()) rec = bare_record(o, path, WEXITSTATUS(status), "the run left no report");
+        return WEXITSTATUS(status);
+    }
+    const std::string crash = fmt::format("crashed with signal {}", WTERMSIG(status));
+    fmt::print("{:<6} {:<14} ({})\n", "ERROR", short_name(path), crash);
+    rec = bare_record(o, path, kCrash, "the simulator " + crash);
     return kCrash;
 }
 
@@ -216,12 +264,20 @@ int run_all(const Options& o, bool bench) {
     else
         fmt::print("{:<6} {:<14} {:>8} {:>12} {:>14} {:>9}\n", "result", "kernel", "cycles", "warp-insts", "thread-insts", "host-s");
     int passed = 0, failed = 0, worst = kPass;
+    std::vector<JunitRecord> records;
     for (const auto& m : o.manifests) {
-        int rc = o.manifests.size() == 1 ? run_one(o, m, bench) : run_isolated(o, m, bench);
+        JunitRecord rec;
+        int rc = o.manifests.size() == 1 ? run_one(o, m, bench, rec) : run_isolated(o, m, bench, rec);
         (rc == kPass ? passed : failed)++;
         if (severity(rc) > severity(worst)) worst = rc;
+        records.push_back(std::move(rec));
     }
     if (!bench) fmt::print("{} passed, {} failed\n", passed, failed);
+    if (!o.junit.empty()) {
+        std::ofstream out(o.junit);
+        out << junit_xml(records);
+        if (!out) throw std::runtime_error(fmt::format("{}: cannot write the JUnit report", o.junit));
+    }
     return worst;
 }
 
@@ -277,6 +333,7 @@ int sc_main(int argc, char** argv) {
     run->add_option("manifests", o.manifests, "manifest files")->required()->check(CLI::ExistingFile);
     run->add_option("--known", o.known, "JSON file of launches whose mismatch is a documented difference")
         ->check(CLI::ExistingFile);
+    run->add_option("--junit", o.junit, "write a JUnit XML report: a test suite per manifest, a test case per launch");
     run->add_option("--dump", o.dump, "write each buffer that differs from its reference into this folder");
     CLI::App* bench = app.add_subcommand("bench", "measure simulated instructions per host second");
     add_common(bench);

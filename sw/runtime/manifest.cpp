@@ -271,6 +271,11 @@ std::string dump_buffer(const std::string& dir, const std::string& name, const s
 
 ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& dump_dir) {
     ManifestOutcome out;
+    run_manifest(rt, m, out, dump_dir);
+    return out;
+}
+
+void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const std::string& dump_dir) {
     const ModuleHandle& mod = rt.load_module(m.module);
     std::map<std::string, DevicePtr> dev;
     std::map<std::string, uint64_t> sizes;
@@ -306,6 +311,7 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
             else args.push_back(scalar(m, fmt::format("{}.args[{}]", where, a), s));
         }
         LaunchStats st;
+        out.per_launch.push_back(LaunchOutcome{l.kernel, false, {}, {}});
         try {
             st = rt.launch(it->second, l.grid, l.block, l.shared_bytes, args);
         } catch (const RuntimeError& e) {
@@ -316,6 +322,8 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
         out.totals.thread_instructions += st.thread_instructions;
         out.totals.host_seconds += st.host_seconds;
         ++out.launches;
+        out.per_launch.back().finished = true;
+        out.per_launch.back().stats = st;
         auto fetch = [&](const std::string& name) {
             std::vector<uint8_t> data(sizes[name]);
             rt.memcpy_to_host(data.data(), dev[name], data.size());
@@ -337,6 +345,7 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
                 out.passed = false;
                 out.failures.push_back(fmt::format("{} ({}): buffer \"{}\" differs from {}: {}", where, l.kernel, e.buffer, e.file, diff));
                 out.failed_kernels.push_back(l.kernel);
+                out.per_launch.back().failures.push_back(out.failures.back());
             }
         }
     }
@@ -347,7 +356,6 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
     }
     for (auto& [n, p] : handles) rt.free(p);
     for (auto& [n, p] : dev) rt.free(p);
-    return out;
 }
 
 } // namespace gpusim

@@ -59,12 +59,22 @@ Manifest load_manifest(const std::string& path);
 // The same for a manifest's text; `path` places its relative paths and names it in errors.
 Manifest parse_manifest(const std::string& path, std::string_view text);
 
+// One launch of a manifest: its kernel, what it cost, and the comparisons it failed. A launch
+// that was started but did not finish (it faulted) has finished == false.
+struct LaunchOutcome {
+    std::string kernel;
+    bool finished = false;
+    LaunchStats stats;
+    std::vector<std::string> failures;
+};
+
 struct ManifestOutcome {
     bool passed = true;
     std::vector<std::string> failures;     // one line per mismatch or error
     std::vector<std::string> failed_kernels;  // the kernel of each failure, in the same order
     LaunchStats totals;
     size_t launches = 0;
+    std::vector<LaunchOutcome> per_launch;   // the launches started, in order
     // Each buffer's contents after the last launch, as a 64-bit FNV-1a digest in hex: two runs
     // left the same memory when their digests agree (the stats file records them).
     std::map<std::string, std::string> digests;
@@ -74,6 +84,9 @@ struct ManifestOutcome {
 // errors (bad PTX, faults, bad arguments) throw. With `dump_dir`, a buffer that differs from its
 // reference is also written there as <kernel>.<buffer>.bin, for analysis.
 ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& dump_dir = "");
+// The same, filling `out` as it goes: a caller that catches the error still has the launches
+// before it (a JUnit report names the one that failed).
+void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const std::string& dump_dir = "");
 
 // Builds the initial bytes of a buffer from its init spec.
 std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b);
