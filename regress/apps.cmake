@@ -45,4 +45,15 @@ if(GPUSIM_NVCC)
     set_tests_properties(apps.${app}.checked PROPERTIES TIMEOUT 300)
   endforeach()
 endif()
+# Programs with streams, copies, callbacks and many launches record a timeline through the library
+# (GPUSIM_TRACE) that agrees with their statistics, and print the same as without it.
+if(GPUSIM_NVCC)
+  foreach(app stream_pipeline async_polling stream_callback bfs)
+    add_test(NAME apps.${app}.traced COMMAND ${CMAKE_COMMAND} -DPROGRAM=${CMAKE_CURRENT_BINARY_DIR}/apps/${app} -DNAME=${app}
+             -DEXPECTED_DIR=${CMAKE_CURRENT_SOURCE_DIR}/apps/expected -DLIBDIR=$<TARGET_FILE_DIR:cudart>
+             -DOUT=${CMAKE_CURRENT_BINARY_DIR}/apps/${app}.traced -DMODE=timing -DTRACE_CHECK=$<TARGET_FILE:trace_check>
+             -DPRELOAD=${GPUSIM_CUDA_PRELOAD} -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cuda.cmake)
+    set_tests_properties(apps.${app}.traced PROPERTIES TIMEOUT 300)
+  endforeach()
+endif()
 add_custom_target(apps ALL DEPENDS ${app_bins} cudart)

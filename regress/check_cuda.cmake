@@ -8,6 +8,8 @@
 # build with GPUSIM_ASAN_SYSTEMC) and the program, built by nvcc, does not. Leaks are then not
 # checked: the program's own host code is not ours to fix. CHECKS=ON runs the program under
 # GPUSIM_MEMCHECK and GPUSIM_RACECHECK: a correct program must get no report and print the same.
+# TRACE_CHECK (the trace_check tool) records a timeline (GPUSIM_TRACE) and checks it against the
+# statistics file.
 cmake_minimum_required(VERSION 3.16)   # script mode: current policies (lists keep empty lines, IN_LIST)
 file(REMOVE ${OUT}.stats.json)
 set(env LD_LIBRARY_PATH=${LIBDIR} GPUSIM_STATS=${OUT}.stats.json)
@@ -23,6 +25,10 @@ endif()
 if(CHECKS)
   list(APPEND env GPUSIM_MEMCHECK=1 GPUSIM_RACECHECK=1)
 endif()
+if(TRACE_CHECK)
+  file(REMOVE ${OUT}.trace.json)
+  list(APPEND env GPUSIM_TRACE=${OUT}.trace.json GPUSIM_TRACE_INTERVAL=500)
+endif()
 if(PRELOAD)
   list(APPEND env LD_PRELOAD=${PRELOAD} ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=0)
 endif()
@@ -30,6 +36,13 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} ${PROGRAM}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${NAME} exited with ${rc}:\n${out}${err}")
+endif()
+if(TRACE_CHECK)
+  execute_process(COMMAND ${TRACE_CHECK} ${OUT}.trace.json ${OUT}.stats.json RESULT_VARIABLE trc OUTPUT_VARIABLE tout ERROR_VARIABLE terr)
+  if(NOT trc EQUAL 0)
+    message(FATAL_ERROR "${NAME}: the timeline disagrees with the statistics:\n${tout}${terr}")
+  endif()
+  message(STATUS "${tout}")
 endif()
 if(CHECKS AND err MATCHES "racecheck:")
   message(FATAL_ERROR "${NAME}: --racecheck reported hazards in a correct program:\n${err}")

@@ -25,6 +25,7 @@ void DramController::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& 
     const uint32_t bytes = p.get_data_length();
     const uint64_t at = m_clock.cycle_at(delay);
     (request_of(p).kind == MemoryRequest::Kind::Read ? m_read_bytes : m_write_bytes) += bytes;
+    if (m_trace) m_trace->dram_bytes(at, bytes);
     delay += m_clock.span(m_latency + queue(p.get_address(), bytes, at));
     p.set_response_status(tlm::TLM_OK_RESPONSE);
 }

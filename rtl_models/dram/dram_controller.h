@@ -18,6 +18,7 @@
 #include "ldst/memory_request.h"
 #include "sm/timing_config.h"
 #include "sm/unit_module.h"
+#include "trace/trace_recorder.h"
 
 namespace gpusim {
 
@@ -29,7 +30,10 @@ public:
 
     void report(nlohmann::json& out) const override;
 
+    void set_trace(TraceRecorder* t) { m_trace = t; }
+
 private:
+    TraceRecorder* m_trace = nullptr;
     struct Window {
         uint64_t id = UINT64_MAX;
         double bytes = 0;

@@ -63,6 +63,7 @@ void CommandProcessor::collect() {
         if (m_copy_owner[e] < 0 || m_copy[e]->busy()) continue;
         const uint32_t ch = uint32_t(m_copy_owner[e]);
         m_copy_owner[e] = -1;
+        if (m_trace) trace_command(ch, int(e));
         if (m_copy[e]->error()) {
             set_fault(reg::kFaultDma, fmt::format("copy engine {}: address 0x{:x} is outside device memory and the "
                                                   "host's registered memory", e, m_copy[e]->error_address()));
@@ -75,6 +76,7 @@ void CommandProcessor::collect() {
         const uint32_t ch = uint32_t(m_compute_owner);
         m_compute_owner = -1;
         m_last = m_compute.result();
+        if (m_trace) trace_command(ch, -1);
         if (m_compute.fault_code() != reg::kFaultNone) set_fault(m_compute.fault_code(), m_compute.fault());
         complete(ch);
         m_raise(reg::kIrqKernelDone);
@@ -130,6 +132,7 @@ bool CommandProcessor::try_start(uint32_t ch) {
         m_copy_owner[size_t(e)] = int(ch);
         m_copy[size_t(e)]->submit(cmd.copy);
         c.running = true;
+        c.started = sc_core::sc_time_stamp();
         return true;
     }
     case Command::Kind::Launch:
@@ -138,6 +141,7 @@ bool CommandProcessor::try_start(uint32_t ch) {
         m_compute_owner = int(ch);
         m_compute.start(cmd.launch);
         c.running = true;
+        c.started = sc_core::sc_time_stamp();
         return true;
     case Command::Kind::Release:
     case Command::Kind::Acquire:
@@ -179,6 +183,24 @@ void CommandProcessor::complete(uint32_t ch) {
     c.running = false;
     ++c.completed;
     m_progress.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CommandProcessor::trace_command(uint32_t channel, int copy_engine) {
+    const Channel& c = m_channels[channel];
+    const Command& cmd = c.queue.front();
+    const double start = c.started.to_seconds() * 1e9, end = sc_core::sc_time_stamp().to_seconds() * 1e9;
+    m_trace->name_track(TraceRecorder::kStreams, int(channel), channel == 0 ? "channel 0 (legacy default stream)"
+                                                                            : fmt::format("channel {}", channel));
+    if (cmd.kind == Command::Kind::Launch) {
+        m_trace->span(TraceRecorder::kStreams, int(channel), m_compute.kernel_name(cmd.launch.kernel), "launch", start, end);
+        return;
+    }
+    static const char* const kinds[] = {"", "copy host to device", "copy device to host", "copy device to device", "memset"};
+    const std::string what = fmt::format("{} {} bytes", kinds[int(cmd.copy.kind) % 5], cmd.copy.size);
+    const nlohmann::json args = {{"bytes", cmd.copy.size}, {"channel", channel}, {"copy_engine", copy_engine}};
+    m_trace->span(TraceRecorder::kStreams, int(channel), what, "copy", start, end, args);
+    m_trace->name_track(TraceRecorder::kCopyEngines, copy_engine, fmt::format("copy engine {}", copy_engine));
+    m_trace->span(TraceRecorder::kCopyEngines, copy_engine, what, "copy", start, end, args);
 }
 
 void CommandProcessor::set_fault(reg::FaultCode code, const std::string& why) {

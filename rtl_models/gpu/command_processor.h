@@ -24,6 +24,7 @@
 #include "gpu/compute_engine.h"
 #include "gpu/gpu_config.h"
 #include "gpu/registers.h"
+#include "trace/trace_recorder.h"
 
 namespace gpusim {
 
@@ -56,6 +57,8 @@ public:
     uint32_t completed(uint32_t channel) const { return m_channels[channel].completed; }
     bool pending() const;
     bool kernel_running() const { return m_compute_owner >= 0; }
+    // The timeline (may be null): each copy and launch becomes a span on its channel's track.
+    void set_trace(TraceRecorder* t) { m_trace = t; }
     bool copy_running() const;
 
     reg::FaultCode fault_code() const { return m_code; }
@@ -75,6 +78,7 @@ private:
         bool non_blocking = false;
         uint32_t priority = 0;
         uint32_t submitted = 0, completed = 0;
+        sc_core::sc_time started;    // when the running command started (for the timeline)
     };
     const GpuConfig& m_cfg;
     std::vector<DmaEngine*> m_copy;
@@ -84,6 +88,9 @@ private:
     std::vector<uint32_t> m_order;   // channels by priority, highest first (index order within a level)
     std::vector<int> m_copy_owner;   // channel using each copy engine, or -1
     int m_compute_owner = -1;
+    TraceRecorder* m_trace = nullptr;
+    // The timeline: a command's span on its channel's track (and its copy engine's).
+    void trace_command(uint32_t channel, int copy_engine);
     uint64_t m_seq = 0;
     reg::FaultCode m_code = reg::kFaultNone;
     std::string m_fault;

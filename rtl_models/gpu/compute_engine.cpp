@@ -70,6 +70,19 @@ void ComputeEngine::run_grid() {
         m_code = code_of(m_dispatcher.fault_kind());
     }
     if (m_report) record_profile(counters_before);
+    if (m_trace) {
+        const Dim3& g = m_launch.grid;
+        const Dim3& b = m_launch.block;
+        m_trace->span(TraceRecorder::kCompute, 0, m_launch.kernel->name, "kernel", m_result.start.to_seconds() * 1e9,
+                      m_result.end.to_seconds() * 1e9,
+                      {{"grid", {g.x, g.y, g.z}}, {"block", {b.x, b.y, b.z}}, {"cycles", m_result.cycles},
+                       {"warp_instructions", m_result.warp_instructions}, {"faulted", m_dispatcher.aborted()}});
+    }
+}
+
+std::string ComputeEngine::kernel_name(uint32_t handle) const {
+    auto k = m_programs.get(handle);
+    return k ? k->name : fmt::format("kernel {}", handle);
 }
 
 void ComputeEngine::record_profile(const KernelProfile& before) {

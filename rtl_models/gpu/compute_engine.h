@@ -12,6 +12,7 @@
 #include "gpu/cta_dispatcher.h"
 #include "gpu/gpu_config.h"
 #include "gpu/kernel_profile.h"
+#include "trace/trace_recorder.h"
 #include "gpu/program_store.h"
 #include "gpu/registers.h"
 #include "sm/sm.h"
@@ -56,6 +57,10 @@ public:
     // GPU's statistics) after and before it. Off by default: two reports per launch cost time.
     void profile_with(std::function<nlohmann::json()> report) { m_report = std::move(report); }
     const std::vector<KernelProfile>& profiles() const { return m_profiles; }
+    // The timeline (may be null): each launch becomes a span on the kernels track.
+    void set_trace(TraceRecorder* t) { m_trace = t; }
+    // The name of a kernel handle, for the timeline of the streams.
+    std::string kernel_name(uint32_t handle) const;
 
 private:
     const GpuConfig& m_cfg;
@@ -73,6 +78,7 @@ private:
     uint32_t m_grid_id = 0;
     std::function<nlohmann::json()> m_report;
     std::vector<KernelProfile> m_profiles;
+    TraceRecorder* m_trace = nullptr;
 
     std::string validate() const;
     void run_grid();

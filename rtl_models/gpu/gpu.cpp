@@ -2,6 +2,8 @@
 
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "../../tlm/memory_map.h"
@@ -73,6 +75,30 @@ nlohmann::json Gpu::report() const {
     m_managed->report(out["managed"]);
     if (m_racecheck) out["racecheck"] = {{"hazards", m_racecheck->hazards()}};
     return out;
+}
+
+void Gpu::enable_trace(const std::string& path, uint64_t interval_cycles) {
+    // The cycle as SystemC keeps it (rounded to its time resolution), so that the timeline's
+    // times and cycles agree with the simulation's.
+    const double cycle_ns = sc_core::sc_time(m_cfg.cycle_ns(), sc_core::SC_NS).to_seconds() * 1e9;
+    m_trace = std::make_unique<TraceRecorder>(path, cycle_ns, interval_cycles);
+    TraceRecorder* t = m_trace.get();
+    t->name_group(TraceRecorder::kHost, "host", 0);
+    t->name_track(TraceRecorder::kHost, 0, "API calls");
+    t->name_group(TraceRecorder::kStreams, "streams (command processor channels)", 1);
+    t->name_group(TraceRecorder::kCopyEngines, "copy engines", 2);
+    t->name_group(TraceRecorder::kCompute, "compute engine", 3);
+    t->name_track(TraceRecorder::kCompute, 0, "kernels");
+    t->name_group(TraceRecorder::kChip, "memory system", 4);
+    m_compute->set_trace(t);
+    m_cp->set_trace(t);
+    if (m_l2) m_l2->set_trace(t);
+    if (m_dram_ctrl) m_dram_ctrl->set_trace(t);
+    for (Sm* sm : m_sms) {
+        t->name_group(TraceRecorder::kSmBase + int(sm->core().smid()), fmt::format("SM {}", sm->core().smid()),
+                      10 + int(sm->core().smid()));
+        sm->core().set_trace(t);
+    }
 }
 
 Gpu::~Gpu() {

@@ -54,9 +54,15 @@ public:
     // Keeps a profile of every launch from now on (ComputeEngine::profile_with).
     void enable_profiling() { m_compute->profile_with([this] { return report(); }); }
     const std::vector<KernelProfile>& kernel_profiles() const { return m_compute->profiles(); }
+    // Records a timeline of the run into `path` from now on (TraceRecorder), counters sampled
+    // every `interval_cycles`; finish_trace() closes it (so does the destructor).
+    void enable_trace(const std::string& path, uint64_t interval_cycles);
+    TraceRecorder* trace() const { return m_trace.get(); }
+    void finish_trace() { if (m_trace) m_trace->finish(); }
 
 private:
     GpuConfig m_cfg;
+    std::unique_ptr<TraceRecorder> m_trace;   // outlives the units that write to it
     ProgramStore m_programs;
     AllocationMap m_allocations;
     std::unique_ptr<RaceCheck> m_racecheck;

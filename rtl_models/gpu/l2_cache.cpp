@@ -47,7 +47,7 @@ void L2Cache::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
 bool L2Cache::read(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     const uint64_t now = m_clock.cycle_at(delay);
     const uint64_t line = p.get_address() / m_tags.line_bytes();
-    if (m_tags.access(p.get_address())) {
+    if (lookup(p.get_address(), now)) {
         delay += m_clock.span(m_tags.hit_latency(now));
         return true;
     }
@@ -62,10 +62,16 @@ bool L2Cache::read(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
 bool L2Cache::write(tlm::tlm_generic_payload& p, const sc_core::sc_time& delay) {
     // Write-allocate without a fill: a partial line is merged when it is evicted. The bytes reach
     // device memory eventually; their bandwidth is taken now (posted), since evictions are not tracked.
-    m_tags.access(p.get_address());
+    lookup(p.get_address(), m_clock.cycle_at(delay));
     sc_core::sc_time posted = delay + m_clock.span(m_tags.latency());
     m_dram.prepare(p.get_address(), p.get_data_length(), MemoryRequest::Kind::Write);
     return to_dram(p, posted);
+}
+
+bool L2Cache::lookup(uint64_t address, uint64_t cycle) {
+    const bool hit = m_tags.access(address);
+    if (m_trace) m_trace->l2_lookup(cycle, hit);
+    return hit;
 }
 
 bool L2Cache::to_dram(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {

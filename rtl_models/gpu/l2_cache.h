@@ -19,6 +19,7 @@
 #include "ldst/tag_cache.h"
 #include "sm/timing_config.h"
 #include "sm/unit_module.h"
+#include "trace/trace_recorder.h"
 
 namespace gpusim {
 
@@ -35,9 +36,13 @@ public:
     void report(nlohmann::json& out) const override;
     // Managed memory: a device access to a page the host holds first migrates it over the link.
     void set_managed(ManagedPages* m) { m_managed = m; }
+    void set_trace(TraceRecorder* t) { m_trace = t; }
 
 private:
     ManagedPages* m_managed = nullptr;
+    TraceRecorder* m_trace = nullptr;
+    // Looks the line up (counting a hit or a miss), and tells the trace at `cycle`.
+    bool lookup(uint64_t address, uint64_t cycle);
     MemoryRequestPayload m_migration;     // a managed page moving to the device
     ChipClock m_clock;
     TagCache m_tags;

@@ -34,8 +34,17 @@ void Sm::run_launch() {
     const uint64_t quantum = std::max<uint64_t>(uint64_t(tlm_utils::tlm_quantumkeeper::get_global_quantum() / m_cycle), 1);
     const uint64_t budget = quantum * m_cfg.warp_schedulers;
     bool first_fill = true;
+    TraceRecorder* trace = m_core.trace();
+    const uint64_t interval = trace ? trace->interval_cycles() : 0;
+    if (trace) {
+        m_launch_cycle = m_core.cycles();
+        m_launch_ns = local_ns();
+        m_sample = Sample{m_core.cycles(), m_core.stats().warp_instructions, m_core.stats().resident_warp_cycles};
+    }
     for (;;) {
         uint64_t cta;
+        // The SM's cycle on the chip's time base, before blocks arrive (the timeline dates them).
+        m_core.set_chip_cycle(uint64_t(m_qk.get_current_time() / m_cycle + 0.5));
         // The first CTAs go round-robin over the SMs, as the chip's distributor hands them out:
         // each SM takes one and lets the others take theirs. Later ones go to whichever SM has room.
         while (m_core.can_accept_cta() && m_dispatcher->next(cta)) {
@@ -46,19 +55,57 @@ void Sm::run_launch() {
         if (m_core.idle() || m_dispatcher->aborted()) break;
         uint64_t before = m_core.cycles();
         m_core.set_time_ns(uint64_t(m_qk.get_current_time().to_seconds() * 1e9));
-        m_core.set_chip_cycle(uint64_t(m_qk.get_current_time() / m_cycle + 0.5));
         try {
             // Timing mode runs a quantum of cycles; functional mode a quantum's worth of issue slots.
-            if (m_core.timing()) m_core.step_until(before + quantum);
+            if (m_core.timing()) step_quantum(before + quantum, interval);
             else m_core.step(budget);
         } catch (const KernelFault& f) {
             m_dispatcher->abort(f.what(), f.kind());
             break;
         }
         m_qk.inc(m_cycle * double(m_core.cycles() - before));
+        if (interval && !m_core.timing() && m_core.cycles() / interval != m_sample.cycle / interval) sample();
         if (m_qk.need_sync()) m_qk.sync();
     }
+    if (trace) {
+        sample();
+        trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "issue rate (IPC)", ns_at(m_core.cycles()), 0);
+        trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "resident warps", ns_at(m_core.cycles()), 0);
+    }
     m_core.abort();
+}
+
+// The interval since the last sample: warp instructions per cycle, and resident warps averaged
+// over its cycles (timing mode) or as they are now (functional mode), shown from its start.
+void Sm::sample() {
+    const SmStats s = m_core.stats();
+    const uint64_t cycles = m_core.cycles() - m_sample.cycle;
+    TraceRecorder* trace = m_core.trace();
+    const int group = TraceRecorder::kSmBase + int(m_core.smid());
+    if (cycles > 0) {
+        const double at = ns_at(m_sample.cycle);
+        trace->counter(group, "issue rate (IPC)", at, double(s.warp_instructions - m_sample.warp_instructions) / double(cycles));
+        const double warps = m_core.timing() ? double(s.resident_warp_cycles - m_sample.warp_cycles) / double(cycles) : m_core.live_warps();
+        trace->counter(group, "resident warps", at, warps);
+    }
+    m_sample = Sample{m_core.cycles(), s.warp_instructions, s.resident_warp_cycles};
+}
+
+// Steps to `target` as one step_until would; with a timeline, in pieces that end at each
+// sampling boundary. The pieces change no result: the SM meets SystemC time (and the other SMs)
+// only after the whole step, at the same cycle, and the scheduling state carries over.
+void Sm::step_quantum(uint64_t target, uint64_t interval) {
+    if (!interval) {
+        m_core.step_until(target);
+        return;
+    }
+    const uint64_t completed = m_core.stats().ctas_completed;
+    for (;;) {
+        const uint64_t boundary = (m_core.cycles() / interval + 1) * interval;
+        m_core.step_until(std::min(target, boundary));
+        if (m_core.cycles() >= boundary) sample();
+        if (m_core.cycles() >= target || m_core.idle() || m_core.stats().ctas_completed != completed) return;
+    }
 }
 
 bool Sm::get_dmi(uint64_t addr, bool write, uint64_t& start, uint64_t& end, uint8_t*& ptr, bool& writable) {

@@ -38,9 +38,21 @@ private:
     sc_core::sc_event m_start;
     sc_core::sc_event m_done;
     bool m_busy = false;
+    // The timeline's counters: where the current sampling interval began.
+    struct Sample {
+        uint64_t cycle = 0, warp_instructions = 0, warp_cycles = 0;
+    } m_sample;
+    uint64_t m_launch_cycle = 0;   // the SM's cycle and time when the launch began
+    double m_launch_ns = 0;
 
     void run();
     void run_launch();
+    // Timeline counters of the interval that ends now: issue rate and resident warps.
+    void sample();
+    void step_quantum(uint64_t target, uint64_t interval);
+    // The SM's own time (SystemC time plus how far it ran ahead), in ns, and that of one of its cycles.
+    double local_ns() const { return m_qk.get_current_time().to_seconds() * 1e9; }
+    double ns_at(uint64_t cycle) const { return m_launch_ns + m_core.trace()->ns_of_cycle(cycle - m_launch_cycle); }
     bool get_dmi(uint64_t addr, bool write, uint64_t& start, uint64_t& end, uint8_t*& ptr, bool& writable) override;
     bool transport(bool write, uint64_t addr, uint8_t* data, uint32_t size) override;
     void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);

@@ -70,6 +70,12 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_launch_time = std::chrono::steady_clock::now();
 }
 
+double SmCore::now_ns() const {
+    const uint64_t cycle = m_units ? std::max(m_units->now, m_clock.cycles()) : m_clock.cycles();
+    const int64_t chip = int64_t(cycle) + m_chip_offset;
+    return m_trace ? m_trace->ns_of_cycle(uint64_t(std::max<int64_t>(chip, 0))) : 0.0;
+}
+
 bool SmCore::can_accept_cta() const { return m_launch && m_resident < m_limit; }
 
 void SmCore::add_cta(uint64_t linear) {
@@ -86,6 +92,10 @@ void SmCore::add_cta(uint64_t linear) {
     cta.first_warp = slot * cta.num_warps;
     cta.live_warps = cta.num_warps;
     cta.shared.assign(l.shared_per_cta(), 0);
+    if (m_trace) {
+        cta.started_ns = now_ns();
+        m_trace->name_track(TraceRecorder::kSmBase + int(m_smid), int(slot), fmt::format("block slot {}", slot));
+    }
     m_barrier.reset(slot);
     if (m_ctx.racecheck) m_ctx.racecheck->begin_cta(m_smid, slot, linear, uint32_t(cta.shared.size()));
     for (uint32_t k = 0; k < cta.num_warps; ++k) {
@@ -293,6 +303,10 @@ void SmCore::retire_warp(Warp& w) {
     if (m_units) m_units->schedulers[w.scheduler]->remove(idx);
     --m_live_warps;
     if (--cta.live_warps == 0) {
+        if (m_trace)
+            m_trace->span(TraceRecorder::kSmBase + int(m_smid), int(w.cta_slot),
+                          fmt::format("block ({},{},{})", cta.ctaid[0], cta.ctaid[1], cta.ctaid[2]), "block", cta.started_ns,
+                          now_ns(), {{"kernel", m_ctx.kernel->name}, {"block", cta.linear_id}, {"warps", cta.num_warps}});
         cta.in_use = false;
         --m_resident;
         ++m_stats.ctas_completed;

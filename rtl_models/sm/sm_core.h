@@ -21,6 +21,7 @@
 #include "sm/launch.h"
 #include "sm/sm_config.h"
 #include "sm/warp.h"
+#include "trace/trace_recorder.h"
 
 namespace gpusim {
 
@@ -65,6 +66,14 @@ public:
         m_ctx.racecheck = racecheck;
     }
 
+    // The timeline (may be null): each block becomes a span on its SM's track for its slot.
+    void set_trace(TraceRecorder* t) { m_trace = t; }
+    TraceRecorder* trace() const { return m_trace; }
+    // The chip-time nanosecond of the SM's current cycle (for the timeline).
+    double now_ns() const;
+    uint32_t live_warps() const { return m_live_warps; }
+    uint32_t smid() const { return m_smid; }
+
     void begin_launch(const LaunchInfo* launch);
     bool can_accept_cta() const;
     void add_cta(uint64_t linear_cta);
@@ -99,6 +108,7 @@ private:
         uint32_t first_warp = 0;
         uint32_t num_warps = 0;
         uint32_t live_warps = 0;
+        double started_ns = 0;          // when it became resident (for the timeline)
         std::vector<uint8_t> shared;
     };
 
@@ -123,6 +133,7 @@ private:
     std::unique_ptr<TimingUnits> m_units;   // timing mode only
     std::vector<uint32_t> m_retire;         // warps found finished while scheduling a cycle
     int64_t m_chip_offset = 0;              // chip cycle minus the SM's cycle
+    TraceRecorder* m_trace = nullptr;
     // Per warp slot, what a scan found about the warp's next instruction, kept until the warp
     // issues: a cycle before which it cannot issue (its operands) and the pipe it needs. A compact
     // array, so a scan passes over waiting warps without touching them.

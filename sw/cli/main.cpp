@@ -39,6 +39,8 @@ struct Options {
     std::string dump;                // folder for the buffers that differ from their references
     std::string stats;               // JSON file for the statistics of every unit
     std::string junit;               // JUnit XML file: a test case per manifest launch
+    std::string trace;               // timeline file (Chrome trace-event JSON)
+    uint64_t trace_interval = 1000;  // cycles between the timeline's counter samples
     bool summary = false, no_summary = false;   // the per-kernel summary (default: in timing mode)
     bool quiet = false;
 };
@@ -183,6 +185,7 @@ int run_one(const Options& o, const std::string& path, bool bench, JunitRecord& 
         known = load_known(o.known);
         const bool summary = !bench && !o.no_summary && (o.summary || cfg.sm.timing.enabled);
         if (summary || !o.stats.empty()) rt.enable_profiling();
+        if (!o.trace.empty()) rt.enable_trace(o.trace, o.trace_interval);
         run_manifest(rt, m, r, o.dump);
         record_launches(rec, r, known);
         std::vector<std::string> known_lines = bench ? std::vector<std::string>{} : apply_known(r, known);
@@ -258,6 +261,8 @@ int run_all(const Options& o, bool bench) {
         throw std::runtime_error(fmt::format("--mode {}: expected functional or timing", o.mode));
     if (!o.stats.empty() && o.manifests.size() != 1)
         throw std::runtime_error("--stats writes one manifest's statistics: give exactly one manifest");
+    if (!o.trace.empty() && o.manifests.size() != 1)
+        throw std::runtime_error("--trace writes one manifest's timeline: give exactly one manifest");
     if (bench)
         fmt::print("{:<14} {:>12} {:>14} {:>9} {:>10} {:>10}\n", "kernel", "warp-insts", "thread-insts", "host-s",
                    "Mwinst/s", "Mtinst/s");
@@ -333,6 +338,9 @@ int sc_main(int argc, char** argv) {
     run->add_option("manifests", o.manifests, "manifest files")->required()->check(CLI::ExistingFile);
     run->add_option("--known", o.known, "JSON file of launches whose mismatch is a documented difference")
         ->check(CLI::ExistingFile);
+    run->add_option("--trace", o.trace, "write a timeline of the run for ui.perfetto.dev (Chrome trace-event JSON; one manifest)");
+    run->add_option("--trace-interval", o.trace_interval, "cycles between the timeline's counter samples (default 1000)")
+        ->check(CLI::PositiveNumber);
     run->add_option("--junit", o.junit, "write a JUnit XML report: a test suite per manifest, a test case per launch");
     run->add_option("--dump", o.dump, "write each buffer that differs from its reference into this folder");
     CLI::App* bench = app.add_subcommand("bench", "measure simulated instructions per host second");

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "cudart/context.h"
 #include "ptx/diagnostics.h"
@@ -31,16 +32,21 @@ inline cudaError_t fail(Context& c, Error code, const char* what, bool sticky) {
 cudaError_t not_permitted_in_host_function();
 
 // Runs one API call's body under the library's lock. A sticky error from an earlier kernel is
-// returned instead.
+// returned instead. `api` is the calling entry point (the span's name on a timeline).
 template <class F>
-cudaError_t guard(F&& body) {
+cudaError_t guard(F&& body, const char* api = __builtin_FUNCTION()) {
     if (HostThread::inside()) return not_permitted_in_host_function();
     Context& c = Context::get();
     std::lock_guard<std::recursive_mutex> lock(c.lock());
     c.touch();
     if (c.sticky) return Context::last_error() = c.sticky;
     try {
-        if (c.started()) c.rt().service_managed();
+        std::optional<Runtime::HostSpan> span;
+        if (c.started()) {
+            while (*api == '_') ++api;   // __cudaLaunchKernel, the <<<>>> stub's entry, shows as cudaLaunchKernel
+            span.emplace(c.rt(), api);
+            c.rt().service_managed();
+        }
         body(c);
         return 0;
     } catch (const RuntimeError& e) {

@@ -223,7 +223,7 @@ CUDART_API cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
 // the command processor reaches once the work queued before it is done, and which takes the
 // statistics at that simulated time.
 namespace {
-cudaError_t profiler_marker(bool start) {
+cudaError_t profiler_marker(bool start, const char* api = __builtin_FUNCTION()) {
     return guard([&](Context& c) {
         c.rt().launch_host_function(0, [&c, start](Error) {
             Runtime& rt = c.rt();
@@ -231,7 +231,7 @@ cudaError_t profiler_marker(bool start) {
             else c.profiler.stop(rt.unit_stats(), rt.now_ns());
         }, false);
         c.host_thread().nudge();
-    });
+    }, api);
 }
 } // namespace
 

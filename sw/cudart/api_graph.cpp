@@ -20,7 +20,8 @@ cudaGraphNode_t handle(GraphNode& n) { return reinterpret_cast<cudaGraphNode_t>(
 
 // Adds a node of `type` after the given dependencies and returns it through `out`.
 template <class Fill>
-cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t g, const cudaGraphNode_t* deps, size_t count, int type, Fill&& fill) {
+cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t g, const cudaGraphNode_t* deps, size_t count, int type, Fill&& fill,
+                     const char* api = __builtin_FUNCTION()) {
     return guard([&](Context& c) {
         require(out, "graph node: null pointer");
         Graph& graph = c.graph(g);
@@ -33,7 +34,7 @@ cudaError_t add_node(cudaGraphNode_t* out, cudaGraph_t g, const cudaGraphNode_t*
             throw;
         }
         *out = handle(n);
-    });
+    }, api);
 }
 
 // Writes up to *count entries of `list` to `out` (when given) and the list's size to *count.

@@ -24,8 +24,9 @@ std::vector<KernelArg> gpusim::cudart::kernel_arguments(const KernelInfo& k, voi
 namespace {
 Dim3 dim(dim3 d) { return Dim3{d.x, d.y, d.z}; }
 
+// `api` names the entry point that launches (for a timeline), as in every helper that guards.
 cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t shared, cudaStream_t s,
-                   bool cooperative = false) {
+                   bool cooperative = false, const char* api = __builtin_FUNCTION()) {
     return guard([&](Context& c) {
         const KernelInfo& k = c.kernel(func);
         if (GraphNode* n = c.capture_node(s, cudaGraphNodeTypeKernel)) {
@@ -34,14 +35,14 @@ cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t 
             return;
         }
         c.rt().launch_async(k, dim(grid), dim(block), uint32_t(shared), kernel_arguments(k, args), c.stream(s), cooperative);
-    });
+    }, api);
 }
 
 // cudaLaunchKernelEx's attributes: cooperative launches are modelled; priorities, carveouts and
 // memory-sync domains are hints the model has no use for; clusters (compute capability 9.0) must
 // be of one block.
-cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void** args) {
-    if (!config) return guard([](Context&) { throw RuntimeError("cudaLaunchKernelExC: null configuration"); });
+cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void** args, const char* api = __builtin_FUNCTION()) {
+    if (!config) return guard([](Context&) { throw RuntimeError("cudaLaunchKernelExC: null configuration"); }, api);
     bool cooperative = false;
     for (unsigned k = 0; k < config->numAttrs; ++k) {
         const cudaLaunchAttribute& a = config->attrs[k];
@@ -50,9 +51,9 @@ cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void**
         if (cluster && a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1)
             return guard([](Context&) {
                 throw RuntimeError("cudaLaunchKernelExC: thread-block clusters need compute capability 9.0", Error::NotSupported);
-            });
+            }, api);
     }
-    return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, cooperative);
+    return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, cooperative, api);
 }
 } // namespace
 

@@ -21,9 +21,9 @@ void not_capturing(Context& c, cudaStream_t s) {
 }
 
 template <class F>
-cudaError_t query(F&& done) {
+cudaError_t query(F&& done, const char* api = __builtin_FUNCTION()) {
     bool finished = false;
-    const cudaError_t e = guard([&](Context& c) { finished = done(c); });
+    const cudaError_t e = guard([&](Context& c) { finished = done(c); }, api);
     return e ? e : finished ? 0 : cudaError_t(Error::NotReady);
 }
 } // namespace

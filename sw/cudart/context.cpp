@@ -38,6 +38,7 @@ std::vector<std::string> split_sets(const std::string& s) {
 void write_reports_at_exit() {
     Context::get().write_stats();
     Context::get().write_summary();
+    Context::get().finish_trace();
 }
 
 // How long the program must leave the library alone before the host thread moves the simulation
@@ -123,10 +124,25 @@ Runtime& Context::rt() {
     m_rt->set_host_function_runner([this](const std::function<void()>& fn) { host_thread().run(fn); });
     m_stats_file = env("GPUSIM_STATS");
     m_summary = env("GPUSIM_SUMMARY");
-    if (!m_stats_file.empty() || !m_summary.empty()) {
-        m_rt->enable_profiling();
-        std::atexit(write_reports_at_exit);
+    const std::string trace = env("GPUSIM_TRACE");
+    if (!m_stats_file.empty() || !m_summary.empty()) m_rt->enable_profiling();
+    if (!trace.empty()) {
+        // GPUSIM_TRACE_INTERVAL: the counters' sampling interval in cycles.
+        uint64_t interval = 1000;
+        try {
+            if (std::string i = env("GPUSIM_TRACE_INTERVAL"); !i.empty()) interval = std::stoull(i);
+        } catch (const std::exception&) {
+            m_rt.reset();
+            throw RuntimeError("GPUSIM_TRACE_INTERVAL: expected a number of cycles", Error::InitializationError);
+        }
+        try {
+            m_rt->enable_trace(trace, interval);
+        } catch (const std::exception& e) {
+            m_rt.reset();   // the next call tries again, and fails the same way
+            throw RuntimeError(fmt::format("GPUSIM_TRACE: {}", e.what()), Error::InitializationError);
+        }
     }
+    if (!m_stats_file.empty() || !m_summary.empty() || !trace.empty()) std::atexit(write_reports_at_exit);
     return *m_rt;
 }
 
@@ -271,6 +287,10 @@ void Context::write_stats() const {
         return;
     }
     out << doc.dump(2) << "\n";
+}
+
+void Context::finish_trace() {
+    if (m_rt) m_rt->finish_trace();
 }
 
 // GPUSIM_SUMMARY=1 prints the kernels' performance summaries on stderr (the program's stdout stays

@@ -95,6 +95,8 @@ public:
     void write_stats() const;
     // The performance summaries (GPUSIM_SUMMARY), at exit.
     void write_summary() const;
+    // Completes the GPUSIM_TRACE timeline, at exit.
+    void finish_trace();
     void reset();
 
 private:

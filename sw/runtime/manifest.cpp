@@ -280,6 +280,7 @@ void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const st
     std::map<std::string, DevicePtr> dev;
     std::map<std::string, uint64_t> sizes;
     for (const auto& b : m.buffers) {
+        Runtime::HostSpan span(rt, "upload " + b.name);
         // Allocated first: a buffer larger than the device's memory is refused before its
         // contents are built in host memory.
         try {
@@ -312,6 +313,7 @@ void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const st
         }
         LaunchStats st;
         out.per_launch.push_back(LaunchOutcome{l.kernel, false, {}, {}});
+        Runtime::HostSpan span(rt, fmt::format("{} {}", where, l.kernel));
         try {
             st = rt.launch(it->second, l.grid, l.block, l.shared_bytes, args);
         } catch (const RuntimeError& e) {

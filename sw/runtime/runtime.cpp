@@ -60,6 +60,17 @@ double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 
 
 nlohmann::json Runtime::unit_stats() const { return m_platform->gpu.report(); }
 void Runtime::enable_profiling() { m_platform->gpu.enable_profiling(); }
+void Runtime::enable_trace(const std::string& path, uint64_t interval_cycles) { m_platform->gpu.enable_trace(path, interval_cycles); }
+void Runtime::finish_trace() { m_platform->gpu.finish_trace(); }
+
+Runtime::HostSpan::HostSpan(Runtime& rt, std::string name) : m_rt(rt), m_name(std::move(name)) {
+    if (m_rt.m_platform->gpu.trace()) m_start = m_rt.now_ns();
+}
+
+Runtime::HostSpan::~HostSpan() {
+    if (m_start < 0) return;
+    if (TraceRecorder* t = m_rt.m_platform->gpu.trace()) t->span(TraceRecorder::kHost, 0, m_name, "api", m_start, m_rt.now_ns());
+}
 const std::vector<KernelProfile>& Runtime::kernel_profiles() const { return m_platform->gpu.kernel_profiles(); }
 
 uint64_t Runtime::race_hazards() const {

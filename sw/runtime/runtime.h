@@ -209,6 +209,24 @@ public:
     // Keep a KernelProfile of every launch from now on (for --summary and the statistics file).
     void enable_profiling();
     const std::vector<KernelProfile>& kernel_profiles() const;
+    // A timeline of the run in `path` (Chrome trace-event JSON, docs/profiling.md#timeline), its
+    // counters sampled every `interval_cycles`; finish_trace() completes the file.
+    void enable_trace(const std::string& path, uint64_t interval_cycles);
+    void finish_trace();
+    // A host-side span on the timeline's API track: from construction to destruction, in
+    // simulated time. Costs nothing without a timeline.
+    class HostSpan {
+    public:
+        HostSpan(Runtime& rt, std::string name);
+        ~HostSpan();
+        HostSpan(const HostSpan&) = delete;
+        HostSpan& operator=(const HostSpan&) = delete;
+
+    private:
+        Runtime& m_rt;
+        std::string m_name;
+        double m_start = -1;
+    };
 
 private:
     struct Stream {
