@@ -17,6 +17,7 @@
 
 #include "cli/junit.h"
 #include "cli/microbench.h"
+#include "cli/sweep.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
 #include "runtime/manifest.h"
@@ -353,6 +354,12 @@ int sc_main(int argc, char** argv) {
     mb->add_option("--config", mb_configs, "configs to run (default: those the suite names)");
     mb->add_option("--table", mb_table, "also write the results as a Markdown table to this file");
     mb->add_option("--set", o.sets, "override a config parameter in every config (repeatable)");
+    CLI::App* sw = app.add_subcommand("sweep", "run a design-space sweep: config parameters over workloads, with a CSV, plots and a report");
+    sweep::Options so;
+    sw->add_option("spec", so.spec, "sweep spec (JSON; docs/sweeps.md)")->required()->check(CLI::ExistingFile);
+    sw->add_option("-j,--jobs", so.jobs, "points run at once (default 1)")->check(CLI::PositiveNumber);
+    sw->add_option("-o,--out", so.out, "results folder (default: sweep-NAME beside the spec)");
+    sw->add_flag("!--no-plots", so.plots, "skip the plots (python3-matplotlib)");
     CLI::App* chk = app.add_subcommand("check", "list the instructions of PTX modules that the model cannot execute");
     chk->add_option("ptx", ptx_files, "PTX files")->required()->check(CLI::ExistingFile);
 
@@ -363,6 +370,7 @@ int sc_main(int argc, char** argv) {
     }
     try {
         if (chk->parsed()) return check(ptx_files);
+        if (sw->parsed()) return sweep::run(so);
         if (mb->parsed()) return run_microbench(mb_suite, mb_configs, o.sets, mb_table);
         if (bench->parsed() && o.manifests.empty()) o.manifests = default_bench();
         if (bench->parsed() && o.manifests.empty()) throw std::runtime_error("no benchmark manifests found");

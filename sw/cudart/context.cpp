@@ -279,8 +279,15 @@ void Context::write_stats() const {
         doc["simulated_ns"] = now;
         doc["gpu"] = m_rt->unit_stats();
     }
+    // Totals over the launches, as gpusim run writes them for a manifest.
+    uint64_t cycles = 0, warp_instructions = 0, thread_instructions = 0;
     nlohmann::json& kernels = doc["kernels"] = nlohmann::json::array();
-    for (const KernelProfile& k : m_rt->kernel_profiles()) kernels.push_back(k.metrics());
+    for (const KernelProfile& k : m_rt->kernel_profiles()) {
+        kernels.push_back(k.metrics());
+        cycles += k.cycles, warp_instructions += k.warp_instructions, thread_instructions += k.thread_instructions;
+    }
+    doc["totals"] = {{"cycles", cycles}, {"warp_instructions", warp_instructions}, {"thread_instructions", thread_instructions},
+                     {"launches", kernels.size()}};
     std::ofstream out(m_stats_file);
     if (!out) {
         std::fprintf(stderr, "gpusim: cannot write the statistics file %s\n", m_stats_file.c_str());
