@@ -356,10 +356,15 @@ int sc_main(int argc, char** argv) {
     mb->add_option("--set", o.sets, "override a config parameter in every config (repeatable)");
     CLI::App* sw = app.add_subcommand("sweep", "run a design-space sweep: config parameters over workloads, with a CSV, plots and a report");
     sweep::Options so;
-    sw->add_option("spec", so.spec, "sweep spec (JSON; docs/sweeps.md)")->required()->check(CLI::ExistingFile);
+    sw->add_option("spec", so.spec, "sweep spec (JSON; docs/sweeps.md)")->check(CLI::ExistingFile);
     sw->add_option("-j,--jobs", so.jobs, "points run at once (default 1)")->check(CLI::PositiveNumber);
     sw->add_option("-o,--out", so.out, "results folder (default: sweep-NAME beside the spec)");
     sw->add_flag("!--no-plots", so.plots, "skip the plots (python3-matplotlib)");
+    sw->add_flag("--slurm", so.slurm, "run the points as one Slurm job array (sbatch --array)");
+    sw->add_option("--partition", so.partition, "the Slurm partition (default: the cluster's)");
+    sw->add_flag("!--no-wait", so.wait, "with --slurm: return once the array is submitted (gather later with --collect)");
+    sw->add_option("--collect", so.collect, "wait for the array submitted from this results folder and write its results")
+        ->check(CLI::ExistingDirectory);
     CLI::App* chk = app.add_subcommand("check", "list the instructions of PTX modules that the model cannot execute");
     chk->add_option("ptx", ptx_files, "PTX files")->required()->check(CLI::ExistingFile);
 
@@ -370,7 +375,11 @@ int sc_main(int argc, char** argv) {
     }
     try {
         if (chk->parsed()) return check(ptx_files);
-        if (sw->parsed()) return sweep::run(so);
+        if (sw->parsed()) {
+            if (so.spec.empty() == so.collect.empty()) throw std::runtime_error("gpusim sweep: give a spec, or --collect DIR");
+            if (!so.collect.empty() && so.slurm) throw std::runtime_error("gpusim sweep: --collect gathers an array; it submits none");
+            return sweep::run(so);
+        }
         if (mb->parsed()) return run_microbench(mb_suite, mb_configs, o.sets, mb_table);
         if (bench->parsed() && o.manifests.empty()) o.manifests = default_bench();
         if (bench->parsed() && o.manifests.empty()) throw std::runtime_error("no benchmark manifests found");

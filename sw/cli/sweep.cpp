@@ -15,7 +15,9 @@
 #include <fmt/format.h>
 
 #include "cli/junit.h"
+#include "cli/sweep_slurm.h"
 #include "cli/sweep_spec.h"
+#include "cli/sweep_task.h"
 #include "runtime/manifest.h"
 
 namespace gpusim::sweep {
@@ -24,16 +26,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
-
-// One run: a workload at a point of the sweep.
-struct Task {
-    size_t workload = 0, point = 0;
-    std::string key;        // the cache key: config, workload and simulator version
-    fs::path stats, log;    // the cached statistics file, and the run's output
-    bool cached = false;
-    int exit = -1;          // the run's exit status (0: done); -1 not run
-    double seconds = 0;
-};
 
 uint64_t fnv1a(const std::string& data, uint64_t h = 14695981039346656037ull) {
     for (unsigned char c : data) h = (h ^ c) * 1099511628211ull;
@@ -48,7 +40,6 @@ std::string file_bytes(const fs::path& p) {
     return s.str();
 }
 
-fs::path self_exe() { return fs::read_symlink("/proc/self/exe"); }
 
 // What a workload's results depend on besides the config: the manifest and its PTX module, or
 // the program's binary and arguments; and the simulator (gpusim, and the runtime library for a
@@ -68,32 +59,9 @@ std::string config_identity(const Spec& s) {
     return fs::exists(s.config) && fs::is_regular_file(s.config) ? fmt::format("file {:x}", fnv1a(file_bytes(s.config))) : s.config;
 }
 
-// The overrides of a point: the spec's fixed ones, then the point's parameter values.
-std::vector<std::string> overrides(const Spec& s, const Point& p) {
-    std::vector<std::string> out;
-    for (const auto& [k, v] : s.fixed) out.push_back(k + "=" + v);
-    for (size_t k = 0; k < p.size(); ++k) out.push_back(s.parameters[k].key + "=" + p[k]);
-    return out;
-}
 
 // Starts a task's process, its output going to its log; returns the child's pid.
-pid_t start(const Spec& s, const Point& p, const Task& t, const fs::path& partial) {
-    const Workload& w = s.workloads[t.workload];
-    std::vector<std::string> argv;
-    std::vector<std::string> env;
-    if (!w.manifest.empty()) {
-        argv = {self_exe().string(), "run", "--config", s.config, "--mode", s.mode, "--no-summary", "--stats", partial.string()};
-        for (const std::string& o : overrides(s, p)) argv.insert(argv.end(), {"--set", o});
-        argv.push_back(w.manifest);
-    } else {
-        argv.push_back(w.program);
-        argv.insert(argv.end(), w.args.begin(), w.args.end());
-        std::string sets;
-        for (const std::string& o : overrides(s, p)) sets += (sets.empty() ? "" : ",") + o;
-        const char* old = std::getenv("LD_LIBRARY_PATH");
-        env = {fmt::format("LD_LIBRARY_PATH={}{}{}", GPUSIM_CUDART_DIR, old ? ":" : "", old ? old : ""), "GPUSIM_CONFIG=" + s.config,
-               "GPUSIM_MODE=" + s.mode, "GPUSIM_SET=" + sets, "GPUSIM_STATS=" + partial.string()};
-    }
+pid_t start(const Command& c, const Task& t) {
     std::fflush(stdout);
     std::fflush(stderr);
     const pid_t pid = fork();
@@ -105,19 +73,15 @@ pid_t start(const Spec& s, const Point& p, const Task& t, const fs::path& partia
         dup2(fd, 2);
         close(fd);
     }
+    std::vector<std::string> env = c.env;
     for (std::string& e : env) putenv(e.data());
+    std::vector<std::string> argv = c.argv;
     std::vector<char*> args;
     for (std::string& a : argv) args.push_back(a.data());
     args.push_back(nullptr);
     execvp(args[0], args.data());
     std::fprintf(stderr, "cannot run %s\n", args[0]);
     _exit(127);
-}
-
-std::string point_label(const Spec& s, const Point& p) {
-    std::string out;
-    for (size_t k = 0; k < p.size(); ++k) out += fmt::format("{}{}={}", k ? " " : "", s.parameters[k].key, p[k]);
-    return out;
 }
 
 // Runs the tasks that are not cached, `jobs` at a time.
@@ -138,7 +102,7 @@ void run_tasks(const Spec& s, const std::vector<Point>& points, std::vector<Task
                 ++next;
                 continue;
             }
-            const pid_t pid = start(s, points[t.point], t, t.stats.string() + ".partial");
+            const pid_t pid = start(command_of(s, points[t.point], t), t);
             running[pid] = next++;
             began[pid] = std::chrono::steady_clock::now();
         }
@@ -152,7 +116,7 @@ void run_tasks(const Spec& s, const std::vector<Point>& points, std::vector<Task
         running.erase(it);
         t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began[pid]).count();
         t.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        const fs::path partial = t.stats.string() + ".partial";
+        const fs::path partial = t.partial();
         // Only a finished run enters the cache, under its final name (an interrupted one leaves a .partial).
         if (t.exit == 0 && fs::exists(partial)) fs::rename(partial, t.stats);
         else if (t.exit == 0) t.exit = 127;
@@ -250,9 +214,11 @@ void make_plots(const fs::path& out) {
 } // namespace
 
 int run(const Options& o) {
-    const Spec s = load_spec(o.spec);
+    const Spec s = load_spec(o.collect.empty() ? o.spec : submitted_spec(o.collect));
     const std::vector<Point> points = expand(s);
-    const fs::path out = o.out.empty() ? fs::path(o.spec).parent_path() / ("sweep-" + s.name) : fs::path(o.out);
+    const fs::path out = !o.collect.empty() ? fs::path(o.collect)
+                         : o.out.empty()    ? fs::path(o.spec).parent_path() / ("sweep-" + s.name)
+                                            : fs::path(o.out);
     fs::create_directories(out / "cache");
     fs::create_directories(out / "logs");
     const std::string simulator = fmt::format("{:x}", fnv1a(file_bytes(self_exe())));
@@ -273,9 +239,20 @@ int run(const Options& o) {
             tasks.push_back(t);
         }
     }
-    fmt::print("sweep {}: {} points x {} workloads, {} cached, {} at a time\n", s.name, points.size(), s.workloads.size(),
-               std::count_if(tasks.begin(), tasks.end(), [](const Task& t) { return t.cached; }), o.jobs);
-    run_tasks(s, points, tasks, o.jobs);
+    fmt::print("sweep {}: {} points x {} workloads, {} cached, {}\n", s.name, points.size(), s.workloads.size(),
+               std::count_if(tasks.begin(), tasks.end(), [](const Task& t) { return t.cached; }),
+               o.slurm ? "on Slurm" : !o.collect.empty() ? "collecting" : fmt::format("{} at a time", o.jobs));
+    if (o.slurm || !o.collect.empty()) {
+        const std::string job = o.slurm ? submit_array(s, points, tasks, out, o.partition) : submitted_job(out);
+        if (!o.wait) {
+            fmt::print("gather the results with: gpusim sweep --collect {}\n", out.string());
+            return 0;
+        }
+        wait_for_array(job);
+        read_exits(tasks, out);
+    } else {
+        run_tasks(s, points, tasks, o.jobs);
+    }
     const json doc = write_results(s, points, tasks, out);
     if (o.plots) make_plots(out);
     write_index(doc, out);

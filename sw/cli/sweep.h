@@ -13,6 +13,10 @@ struct Options {
     std::string out;        // the results folder (default: sweep-<name> beside the spec)
     unsigned jobs = 1;
     bool plots = true;
+    bool slurm = false;     // run the points as one Slurm job array instead of locally
+    std::string partition;  // its partition (default: the cluster's)
+    bool wait = true;       // wait for the array, then write the results (else --collect later)
+    std::string collect;    // a results folder whose submitted array to wait for and gather
 };
 
 // Returns gpusim's exit code: 0 when every point ran, 1 when one failed (its row says why).

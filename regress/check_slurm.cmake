@@ -1,0 +1,68 @@
+# gpusim sweep --slurm against a real Slurm: a one-node cluster (munged, slurmctld, slurmd) that
+# this test starts on loopback with everything under OUT (testbench/slurm/start_cluster.sh). The
+# sweep submitted as a job array, waited for, must write the same results.csv as the local run;
+# so must one submitted with --no-wait and gathered with --collect.
+# Inputs: GPUSIM, REGRESS (the regress folder), SLURM (testbench/slurm), OUT (a scratch folder).
+cmake_minimum_required(VERSION 3.19)
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+set(cluster ${OUT}/cluster)
+
+macro(fail why)
+  execute_process(COMMAND ${SLURM}/stop_cluster.sh ${cluster} OUTPUT_QUIET ERROR_QUIET)
+  message(FATAL_ERROR "${why}")
+endmacro()
+
+execute_process(COMMAND ${SLURM}/start_cluster.sh ${cluster} RESULT_VARIABLE rc OUTPUT_VARIABLE env ERROR_VARIABLE log)
+if(NOT rc EQUAL 0 OR NOT env MATCHES "export SLURM_CONF=([^\n]+)")
+  fail("the test cluster did not start (${rc}):\n${log}")
+endif()
+set(conf ${CMAKE_MATCH_1})
+message(STATUS "${log}")
+
+set(spec ${OUT}/spec.json)
+file(WRITE ${spec} "{
+  \"name\": \"slurm\", \"mode\": \"timing\",
+  \"parameters\": {\"sm.warp_schedulers\": [1, 2], \"smem.banks\": [16, 32]},
+  \"workloads\": [{\"name\": \"reduce\", \"manifest\": \"${REGRESS}/kernels/reduce/manifest.json\"},
+                {\"name\": \"vadd\", \"manifest\": \"${REGRESS}/kernels/vadd/manifest.json\"}],
+  \"metrics\": {\"cycles\": \"totals.cycles\", \"ipc\": \"kernels.0.ipc\", \"dram_bytes\": \"kernels.*.dram.bytes\"}
+}")
+
+function(sweep dir)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env SLURM_CONF=${conf} ${GPUSIM} sweep --no-plots ${ARGN}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    fail("gpusim sweep ${ARGN} failed (${rc}):\n${out}${err}")
+  endif()
+  message(STATUS "gpusim sweep ${ARGN}:\n${out}")
+  set(sweep_out "${out}" PARENT_SCOPE)
+endfunction()
+
+sweep(local -j 2 ${spec} -o ${OUT}/local)
+file(READ ${OUT}/local/results.csv local_csv)
+
+sweep(slurm --slurm ${spec} -o ${OUT}/slurm)
+if(NOT sweep_out MATCHES "submitted job array [0-9]+ \\(8 runs\\) to Slurm")
+  fail("the sweep did not go to Slurm as one array of 8 runs:\n${sweep_out}")
+endif()
+file(READ ${OUT}/slurm/results.csv slurm_csv)
+if(NOT slurm_csv STREQUAL local_csv)
+  fail("the Slurm sweep's results differ from the local run's:\n${slurm_csv}\n--- local:\n${local_csv}")
+endif()
+
+sweep(later --slurm --no-wait ${spec} -o ${OUT}/later)
+if(EXISTS ${OUT}/later/results.csv)
+  fail("--no-wait should return before the results exist")
+endif()
+sweep(collect --collect ${OUT}/later)
+file(READ ${OUT}/later/results.csv later_csv)
+if(NOT later_csv STREQUAL local_csv)
+  fail("the collected results differ from the local run's:\n${later_csv}")
+endif()
+
+execute_process(COMMAND ${SLURM}/stop_cluster.sh ${cluster} RESULT_VARIABLE rc ERROR_VARIABLE log)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the test cluster did not stop cleanly:\n${log}")
+endif()
+message(STATUS "Slurm: 8 runs as a job array, waited for and collected later, equal the local sweep\n${local_csv}")
