@@ -5,6 +5,8 @@
 # launch's warp instructions and the slots of idle SMs no fewer than the schedulers' own.
 # Inputs: GPUSIM, MANIFEST, CONFIG, OUT (a scratch file).
 cmake_minimum_required(VERSION 3.19)   # string(JSON), and quoted strings never taken for variables
+get_filename_component(out_dir ${OUT} DIRECTORY)
+file(MAKE_DIRECTORY ${out_dir})
 execute_process(COMMAND ${GPUSIM} run ${MANIFEST} --config ${CONFIG} --mode timing --stats ${OUT}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

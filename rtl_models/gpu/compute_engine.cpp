@@ -51,6 +51,8 @@ void ComputeEngine::run_grid() {
     m_result.start = sc_core::sc_time_stamp();
     std::vector<SmStats> before;
     for (Sm* sm : m_sms) before.push_back(sm->core().stats());
+    m_ctas_before = 0;
+    for (const SmStats& s : before) m_ctas_before += s.ctas_completed;
     const KernelProfile counters_before = m_report ? KernelProfile::counters_of(m_report()) : KernelProfile{};
     m_dispatcher.start(m_launch.grid.count());
     if (m_racecheck) m_racecheck->begin_launch(m_launch);
@@ -70,6 +72,7 @@ void ComputeEngine::run_grid() {
         m_code = code_of(m_dispatcher.fault_kind());
     }
     if (m_report) record_profile(counters_before);
+    if (m_progress) m_progress->clear();   // the host code may print next
     if (m_trace) {
         const Dim3& g = m_launch.grid;
         const Dim3& b = m_launch.block;
@@ -78,6 +81,17 @@ void ComputeEngine::run_grid() {
                       {{"grid", {g.x, g.y, g.z}}, {"block", {b.x, b.y, b.z}}, {"cycles", m_result.cycles},
                        {"warp_instructions", m_result.warp_instructions}, {"faulted", m_dispatcher.aborted()}});
     }
+}
+
+ComputeEngine::Progress ComputeEngine::progress() const {
+    Progress p;
+    p.launches = m_grid_id;
+    if (!m_busy || !m_launch.kernel) return p;
+    p.kernel = m_launch.kernel->name;
+    p.blocks = m_launch.grid.count();
+    for (Sm* sm : m_sms) p.blocks_done += sm->core().stats().ctas_completed;
+    p.blocks_done -= std::min(p.blocks_done, m_ctas_before);
+    return p;
 }
 
 std::string ComputeEngine::kernel_name(uint32_t handle) const {

@@ -12,6 +12,7 @@
 #include "gpu/cta_dispatcher.h"
 #include "gpu/gpu_config.h"
 #include "gpu/kernel_profile.h"
+#include "gpu/progress_meter.h"
 #include "trace/trace_recorder.h"
 #include "gpu/program_store.h"
 #include "gpu/registers.h"
@@ -59,6 +60,15 @@ public:
     const std::vector<KernelProfile>& profiles() const { return m_profiles; }
     // The timeline (may be null): each launch becomes a span on the kernels track.
     void set_trace(TraceRecorder* t) { m_trace = t; }
+    // For the progress line: launches started, the running one's kernel, its blocks and how many
+    // have finished.
+    struct Progress {
+        uint32_t launches = 0;
+        std::string kernel;
+        uint64_t blocks = 0, blocks_done = 0;
+    };
+    Progress progress() const;
+    void set_progress(ProgressMeter* p) { m_progress = p; }
     // The name of a kernel handle, for the timeline of the streams.
     std::string kernel_name(uint32_t handle) const;
 
@@ -79,6 +89,8 @@ private:
     std::function<nlohmann::json()> m_report;
     std::vector<KernelProfile> m_profiles;
     TraceRecorder* m_trace = nullptr;
+    ProgressMeter* m_progress = nullptr;
+    uint64_t m_ctas_before = 0;   // blocks the SMs had completed when the running launch began
 
     std::string validate() const;
     void run_grid();

@@ -1,5 +1,6 @@
 #include "gpu/gpu.h"
 
+#include <chrono>
 #include <iostream>
 
 #include <fmt/format.h>
@@ -99,6 +100,23 @@ void Gpu::enable_trace(const std::string& path, uint64_t interval_cycles) {
                       10 + int(sm->core().smid()));
         sm->core().set_trace(t);
     }
+}
+
+void Gpu::enable_progress() {
+    const auto start = std::chrono::steady_clock::now();
+    m_progress = std::make_unique<ProgressMeter>(stderr, [this, start] {
+        const ComputeEngine::Progress p = m_compute->progress();
+        uint64_t insts = 0;
+        for (Sm* sm : m_sms) insts += sm->core().stats().warp_instructions;
+        const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const uint64_t cycles = uint64_t(sc_core::sc_time_stamp() / sc_core::sc_time(m_cfg.cycle_ns(), sc_core::SC_NS));
+        const std::string launch = p.kernel.empty() ? fmt::format("{} kernels done", p.launches)
+                                                    : fmt::format("kernel {} '{}': block {} of {}", p.launches, p.kernel,
+                                                                  p.blocks_done, p.blocks);
+        return fmt::format("{}, {} cycles, {:.2f} M warp instructions/s", launch, cycles, host > 0 ? double(insts) / host / 1e6 : 0.0);
+    });
+    m_compute->set_progress(m_progress.get());
+    for (Sm* sm : m_sms) sm->set_progress(m_progress.get());
 }
 
 Gpu::~Gpu() {

@@ -59,10 +59,13 @@ public:
     void enable_trace(const std::string& path, uint64_t interval_cycles);
     TraceRecorder* trace() const { return m_trace.get(); }
     void finish_trace() { if (m_trace) m_trace->finish(); }
+    // A progress line on stderr for runs longer than 2 s (ProgressMeter).
+    void enable_progress();
 
 private:
     GpuConfig m_cfg;
     std::unique_ptr<TraceRecorder> m_trace;   // outlives the units that write to it
+    std::unique_ptr<ProgressMeter> m_progress;
     ProgramStore m_programs;
     AllocationMap m_allocations;
     std::unique_ptr<RaceCheck> m_racecheck;

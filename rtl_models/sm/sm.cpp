@@ -64,6 +64,7 @@ void Sm::run_launch() {
             break;
         }
         m_qk.inc(m_cycle * double(m_core.cycles() - before));
+        if (m_progress) m_progress->tick();
         if (interval && !m_core.timing() && m_core.cycles() / interval != m_sample.cycle / interval) sample();
         if (m_qk.need_sync()) m_qk.sync();
     }

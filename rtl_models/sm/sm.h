@@ -10,6 +10,7 @@
 
 #include "../gpu/cta_dispatcher.h"
 #include "ldst/memory_view.h"
+#include "gpu/progress_meter.h"
 #include "sm/sm_core.h"
 
 namespace gpusim {
@@ -26,6 +27,8 @@ public:
     const sc_core::sc_event& done_event() const { return m_done; }
     bool busy() const { return m_busy; }
     SmCore& core() { return m_core; }
+    // The run's progress line (may be null), ticked after each step.
+    void set_progress(ProgressMeter* p) { m_progress = p; }
 
 private:
     SmConfig m_cfg;
@@ -38,6 +41,7 @@ private:
     sc_core::sc_event m_start;
     sc_core::sc_event m_done;
     bool m_busy = false;
+    ProgressMeter* m_progress = nullptr;
     // The timeline's counters: where the current sampling interval began.
     struct Sample {
         uint64_t cycle = 0, warp_instructions = 0, warp_cycles = 0;

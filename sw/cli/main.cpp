@@ -187,6 +187,7 @@ int run_one(const Options& o, const std::string& path, bool bench, JunitRecord& 
         const bool summary = !bench && !o.no_summary && (o.summary || cfg.sm.timing.enabled);
         if (summary || !o.stats.empty()) rt.enable_profiling();
         if (!o.trace.empty()) rt.enable_trace(o.trace, o.trace_interval);
+        if (!bench) rt.enable_progress_if_wanted();
         run_manifest(rt, m, r, o.dump);
         record_launches(rec, r, known);
         std::vector<std::string> known_lines = bench ? std::vector<std::string>{} : apply_known(r, known);

@@ -122,6 +122,7 @@ Runtime& Context::rt() {
     }
     m_rt = std::make_unique<Runtime>(m_cfg);
     m_rt->set_host_function_runner([this](const std::function<void()>& fn) { host_thread().run(fn); });
+    m_rt->enable_progress_if_wanted();
     m_stats_file = env("GPUSIM_STATS");
     m_summary = env("GPUSIM_SUMMARY");
     const std::string trace = env("GPUSIM_TRACE");

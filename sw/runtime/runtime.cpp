@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "../../rtl_models/gpu/launch_limits.h"
@@ -62,6 +64,12 @@ nlohmann::json Runtime::unit_stats() const { return m_platform->gpu.report(); }
 void Runtime::enable_profiling() { m_platform->gpu.enable_profiling(); }
 void Runtime::enable_trace(const std::string& path, uint64_t interval_cycles) { m_platform->gpu.enable_trace(path, interval_cycles); }
 void Runtime::finish_trace() { m_platform->gpu.finish_trace(); }
+
+void Runtime::enable_progress_if_wanted() {
+    const char* want = std::getenv("GPUSIM_PROGRESS");
+    const bool on = want ? std::string(want) == "1" : isatty(2) != 0;
+    if (on) m_platform->gpu.enable_progress();
+}
 
 Runtime::HostSpan::HostSpan(Runtime& rt, std::string name) : m_rt(rt), m_name(std::move(name)) {
     if (m_rt.m_platform->gpu.trace()) m_start = m_rt.now_ns();

@@ -213,6 +213,9 @@ public:
     // counters sampled every `interval_cycles`; finish_trace() completes the file.
     void enable_trace(const std::string& path, uint64_t interval_cycles);
     void finish_trace();
+    // The progress line on stderr (runs over 2 s): on when GPUSIM_PROGRESS=1, or unset and stderr
+    // is a terminal; GPUSIM_PROGRESS=0 turns it off.
+    void enable_progress_if_wanted();
     // A host-side span on the timeline's API track: from construction to destruction, in
     // simulated time. Costs nothing without a timeline.
     class HostSpan {

@@ -4,7 +4,10 @@
 #define BOOST_TEST_MODULE profile
 #include <boost/test/unit_test.hpp>
 
+#include <cstdio>
+
 #include "gpu/kernel_profile.h"
+#include "gpu/progress_meter.h"
 #include "runtime/profile_summary.h"
 
 using namespace gpusim;
@@ -180,4 +183,33 @@ BOOST_AUTO_TEST_CASE(summaries_put_the_slowest_kernel_first_and_say_what_they_le
     BOOST_TEST(s.find("kernel 'slow'") < s.find("kernel 'fast'"));
     BOOST_TEST(s.find("kernel 'third'") == std::string::npos);
     BOOST_TEST(s.find("(1 more kernels") != std::string::npos);
+}
+
+namespace {
+std::string contents(std::FILE* f) {
+    std::fflush(f);
+    std::rewind(f);
+    std::string s;
+    for (int c; (c = std::fgetc(f)) != EOF;) s += char(c);
+    return s;
+}
+} // namespace
+
+BOOST_AUTO_TEST_CASE(the_progress_line_waits_then_redraws_in_place_and_clears) {
+    std::FILE* quiet = std::tmpfile();
+    {
+        ProgressMeter late(quiet, [] { return std::string("never"); }, 3600, 0);
+        late.tick();
+    }
+    BOOST_TEST(contents(quiet).empty());   // a short run shows nothing, and clears nothing
+    std::fclose(quiet);
+
+    std::FILE* out = std::tmpfile();
+    int calls = 0;
+    ProgressMeter meter(out, [&] { return "kernel 1 'k': block " + std::to_string(++calls) + " of 4"; }, 0, 0);
+    meter.tick();
+    meter.tick();
+    meter.clear();
+    BOOST_TEST(contents(out) == "\r\033[Kgpusim: kernel 1 'k': block 1 of 4, 0 s\r\033[Kgpusim: kernel 1 'k': block 2 of 4, 0 s\r\033[K");
+    std::fclose(out);
 }
