@@ -1,7 +1,8 @@
 # gpusim sweep --slurm against a real Slurm: a one-node cluster (munged, slurmctld, slurmd) that
 # this test starts on loopback with everything under OUT (testbench/slurm/start_cluster.sh). The
 # sweep submitted as a job array, waited for, must write the same results.csv as the local run;
-# so must one submitted with --no-wait and gathered with --collect.
+# so must one submitted with --no-wait and gathered with --collect. gpusim run --slurm must report
+# three manifests as a local run does.
 # Inputs: GPUSIM, REGRESS (the regress folder), SLURM (testbench/slurm), OUT (a scratch folder).
 cmake_minimum_required(VERSION 3.19)
 file(REMOVE_RECURSE ${OUT})
@@ -60,6 +61,31 @@ file(READ ${OUT}/later/results.csv later_csv)
 if(NOT later_csv STREQUAL local_csv)
   fail("the collected results differ from the local run's:\n${later_csv}")
 endif()
+
+# gpusim run --slurm: the manifests as a job array, reported as a local run reports them (host
+# seconds aside), with their JUnit report.
+set(manifests ${REGRESS}/kernels/reduce/manifest.json ${REGRESS}/kernels/vadd/manifest.json ${REGRESS}/errors/mismatch.json)
+foreach(where local slurm)
+  set(extra)
+  if(where STREQUAL "slurm")
+    set(extra --slurm)
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env SLURM_CONF=${conf} ${GPUSIM} run --mode timing --no-summary ${extra}
+                          --junit ${OUT}/run-${where}.xml ${manifests}
+                  WORKING_DIRECTORY ${OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 1)
+    fail("gpusim run ${extra} should exit 1 (one mismatch), not ${rc}:\n${out}${err}")
+  endif()
+  string(REGEX REPLACE " +[0-9]+\\.[0-9]+\n" "\n" rows_${where} "${out}")   # host seconds differ
+  file(READ ${OUT}/run-${where}.xml xml)
+  if(NOT xml MATCHES "tests=\"3\" failures=\"1\" errors=\"0\"")
+    fail("gpusim run ${extra}: the JUnit report does not hold 3 cases with 1 failure:\n${xml}")
+  endif()
+endforeach()
+if(NOT rows_slurm STREQUAL rows_local)
+  fail("gpusim run --slurm reports otherwise than a local run:\n${rows_slurm}\n--- local:\n${rows_local}")
+endif()
+message(STATUS "gpusim run --slurm:\n${rows_slurm}")
 
 execute_process(COMMAND ${SLURM}/stop_cluster.sh ${cluster} RESULT_VARIABLE rc ERROR_VARIABLE log)
 if(NOT rc EQUAL 0)

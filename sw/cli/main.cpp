@@ -17,6 +17,7 @@
 
 #include "cli/junit.h"
 #include "cli/microbench.h"
+#include "cli/run_slurm.h"
 #include "cli/sweep.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
@@ -43,8 +44,30 @@ struct Options {
     std::string trace;               // timeline file (Chrome trace-event JSON)
     uint64_t trace_interval = 1000;  // cycles between the timeline's counter samples
     bool summary = false, no_summary = false;   // the per-kernel summary (default: in timing mode)
+    bool slurm = false;              // run the manifests as one Slurm job array
+    std::string partition;           // its partition
+    std::string junit_record;        // (internal) the JUnit record of a run, for the --slurm caller
     bool quiet = false;
 };
+
+// The options a run passes on to each manifest's run of a Slurm job array.
+std::vector<std::string> forwarded(const Options& o) {
+    std::vector<std::string> a;
+    auto option = [&](const char* name, const std::string& value) {
+        if (!value.empty()) a.insert(a.end(), {name, value});
+    };
+    option("--config", o.config);
+    for (const std::string& s : o.sets) option("--set", s);
+    option("--mode", o.mode);
+    option("--timeout", o.timeout);
+    option("--known", o.known);
+    option("--dump", o.dump);
+    if (o.memcheck) a.push_back("--memcheck");
+    if (o.racecheck) a.push_back("--racecheck");
+    if (o.summary) a.push_back("--summary");
+    if (o.no_summary) a.push_back("--no-summary");
+    return a;
+}
 
 // Known differences: {"cases": {"kernel": "why the model differs from the reference", ...}}. A
 // listed kernel's mismatch is reported as KNOWN and does not fail the run; a listed kernel that
@@ -265,6 +288,8 @@ int run_all(const Options& o, bool bench) {
         throw std::runtime_error("--stats writes one manifest's statistics: give exactly one manifest");
     if (!o.trace.empty() && o.manifests.size() != 1)
         throw std::runtime_error("--trace writes one manifest's timeline: give exactly one manifest");
+    if (o.slurm && (!o.stats.empty() || !o.trace.empty()))
+        throw std::runtime_error("--slurm runs each manifest on a node: --stats and --trace are for a run here");
     if (bench)
         fmt::print("{:<14} {:>12} {:>14} {:>9} {:>10} {:>10}\n", "kernel", "warp-insts", "thread-insts", "host-s",
                    "Mwinst/s", "Mtinst/s");
@@ -272,12 +297,28 @@ int run_all(const Options& o, bool bench) {
         fmt::print("{:<6} {:<14} {:>8} {:>12} {:>14} {:>9}\n", "result", "kernel", "cycles", "warp-insts", "thread-insts", "host-s");
     int passed = 0, failed = 0, worst = kPass;
     std::vector<JunitRecord> records;
-    for (const auto& m : o.manifests) {
-        JunitRecord rec;
-        int rc = o.manifests.size() == 1 ? run_one(o, m, bench, rec) : run_isolated(o, m, bench, rec);
+    auto count = [&](int rc, JunitRecord rec) {
         (rc == kPass ? passed : failed)++;
         if (severity(rc) > severity(worst)) worst = rc;
         records.push_back(std::move(rec));
+    };
+    if (o.slurm) {
+        const std::vector<SlurmRun> runs = run_on_slurm(forwarded(o), o.manifests, o.partition);
+        for (size_t k = 0; k < runs.size(); ++k) {
+            if (runs[k].exit < 0) {
+                fmt::print("{:<6} {:<14} (did not run on Slurm)\n", "ERROR", short_name(o.manifests[k]));
+                count(kCrash, bare_record(o, o.manifests[k], kCrash, "the Slurm task did not run"));
+                continue;
+            }
+            fmt::print("{}", runs[k].rows);
+            count(runs[k].exit, runs[k].record.is_object() ? runs[k].record
+                                                          : bare_record(o, o.manifests[k], runs[k].exit, "the run left no report"));
+        }
+    }
+    for (const auto& m : o.slurm ? std::vector<std::string>{} : o.manifests) {
+        JunitRecord rec;
+        const int rc = o.manifests.size() == 1 ? run_one(o, m, bench, rec) : run_isolated(o, m, bench, rec);
+        count(rc, std::move(rec));
     }
     if (!bench) fmt::print("{} passed, {} failed\n", passed, failed);
     if (!o.junit.empty()) {
@@ -285,6 +326,7 @@ int run_all(const Options& o, bool bench) {
         out << junit_xml(records);
         if (!out) throw std::runtime_error(fmt::format("{}: cannot write the JUnit report", o.junit));
     }
+    if (!o.junit_record.empty() && records.size() == 1) std::ofstream(o.junit_record) << records[0].dump() << "\n";
     return worst;
 }
 
@@ -343,6 +385,9 @@ int sc_main(int argc, char** argv) {
     run->add_option("--trace", o.trace, "write a timeline of the run for ui.perfetto.dev (Chrome trace-event JSON; one manifest)");
     run->add_option("--trace-interval", o.trace_interval, "cycles between the timeline's counter samples (default 1000)")
         ->check(CLI::PositiveNumber);
+    run->add_flag("--slurm", o.slurm, "run the manifests as one Slurm job array (one run per manifest), then report as here");
+    run->add_option("--partition", o.partition, "with --slurm: the partition (default: the cluster's)");
+    run->add_option("--junit-record", o.junit_record, "")->group("");   // internal: a --slurm task's JUnit record
     run->add_option("--junit", o.junit, "write a JUnit XML report: a test suite per manifest, a test case per launch");
     run->add_option("--dump", o.dump, "write each buffer that differs from its reference into this folder");
     CLI::App* bench = app.add_subcommand("bench", "measure simulated instructions per host second");
