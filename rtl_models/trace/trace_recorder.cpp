@@ -10,6 +10,9 @@ namespace gpusim {
 namespace {
 // The format's times are microseconds.
 double us(double ns) { return ns / 1000.0; }
+// A track's thread id, unique over all groups: some viewers (Perfetto before 2022) match threads
+// by id alone.
+int tid(int group, int track) { return group * 1000 + track; }
 } // namespace
 
 TraceRecorder::TraceRecorder(const std::string& path, double cycle_ns, uint64_t interval_cycles)
@@ -38,14 +41,14 @@ void TraceRecorder::name_track(int group, int track, const std::string& name) {
     std::lock_guard<std::mutex> lock(m_lock);
     if (m_named[{group, track}]) return;
     m_named[{group, track}] = true;
-    event({{"ph", "M"}, {"pid", group}, {"tid", track}, {"name", "thread_name"}, {"args", {{"name", name}}}});
-    event({{"ph", "M"}, {"pid", group}, {"tid", track}, {"name", "thread_sort_index"}, {"args", {{"sort_index", track}}}});
+    event({{"ph", "M"}, {"pid", group}, {"tid", tid(group, track)}, {"name", "thread_name"}, {"args", {{"name", name}}}});
+    event({{"ph", "M"}, {"pid", group}, {"tid", tid(group, track)}, {"name", "thread_sort_index"}, {"args", {{"sort_index", track}}}});
 }
 
 void TraceRecorder::span(int group, int track, const std::string& name, const char* category, double start_ns, double end_ns,
                          const nlohmann::json& args) {
     std::lock_guard<std::mutex> lock(m_lock);
-    event({{"ph", "X"}, {"pid", group}, {"tid", track}, {"name", name}, {"cat", category}, {"ts", us(start_ns)},
+    event({{"ph", "X"}, {"pid", group}, {"tid", tid(group, track)}, {"name", name}, {"cat", category}, {"ts", us(start_ns)},
            {"dur", us(std::max(end_ns - start_ns, 0.0))}, {"args", args}});
 }
 
