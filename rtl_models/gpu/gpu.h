@@ -57,7 +57,7 @@ public:
     // Records a timeline of the run into `path` from now on (TraceRecorder), counters sampled
     // every `interval_cycles`; finish_trace() closes it (so does the destructor).
     void enable_trace(const std::string& path, uint64_t interval_cycles);
-    TraceRecorder* trace() const { return m_trace.get(); }
+    TraceRecorder* timeline() const { return m_trace.get(); }
     void finish_trace() { if (m_trace) m_trace->finish(); }
     // A progress line on stderr for runs longer than 2 s (ProgressMeter).
     void enable_progress();

@@ -72,12 +72,12 @@ void Runtime::enable_progress_if_wanted() {
 }
 
 Runtime::HostSpan::HostSpan(Runtime& rt, std::string name) : m_rt(rt), m_name(std::move(name)) {
-    if (m_rt.m_platform->gpu.trace()) m_start = m_rt.now_ns();
+    if (m_rt.m_platform->gpu.timeline()) m_start = m_rt.now_ns();
 }
 
 Runtime::HostSpan::~HostSpan() {
     if (m_start < 0) return;
-    if (TraceRecorder* t = m_rt.m_platform->gpu.trace()) t->span(TraceRecorder::kHost, 0, m_name, "api", m_start, m_rt.now_ns());
+    if (TraceRecorder* t = m_rt.m_platform->gpu.timeline()) t->span(TraceRecorder::kHost, 0, m_name, "api", m_start, m_rt.now_ns());
 }
 const std::vector<KernelProfile>& Runtime::kernel_profiles() const { return m_platform->gpu.kernel_profiles(); }
 
