@@ -40,7 +40,6 @@ std::string file_bytes(const fs::path& p) {
     return s.str();
 }
 
-
 // What a workload's results depend on besides the config: the manifest and its PTX module, or
 // the program's binary and arguments; and the simulator (gpusim, and the runtime library for a
 // program).
@@ -58,7 +57,6 @@ std::string workload_identity(const Workload& w, const std::string& simulator) {
 std::string config_identity(const Spec& s) {
     return fs::exists(s.config) && fs::is_regular_file(s.config) ? fmt::format("file {:x}", fnv1a(file_bytes(s.config))) : s.config;
 }
-
 
 // Starts a task's process, its output going to its log; returns the child's pid.
 pid_t start(const Command& c, const Task& t) {
