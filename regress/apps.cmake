@@ -45,15 +45,24 @@ if(GPUSIM_NVCC)
     set_tests_properties(apps.${app}.checked PROPERTIES TIMEOUT 300)
   endforeach()
 endif()
-# Programs with streams, copies, callbacks and many launches record a timeline through the library
-# (GPUSIM_TRACE) that agrees with their statistics, and print the same as without it.
+# Programs with streams, copies, polling loops, callbacks and many launches record a timeline
+# (GPUSIM_TRACE: apps.NAME.traced) and a waveform (GPUSIM_VCD: apps.NAME.vcd) through the library
+# that agree with their statistics, and print the same as without them; with a waveform the
+# statistics must also equal a run's without one (its replay moves no time on by itself).
 if(GPUSIM_NVCC)
   foreach(app stream_pipeline async_polling stream_callback bfs)
-    add_test(NAME apps.${app}.traced COMMAND ${CMAKE_COMMAND} -DPROGRAM=${CMAKE_CURRENT_BINARY_DIR}/apps/${app} -DNAME=${app}
-             -DEXPECTED_DIR=${CMAKE_CURRENT_SOURCE_DIR}/apps/expected -DLIBDIR=$<TARGET_FILE_DIR:cudart>
-             -DOUT=${CMAKE_CURRENT_BINARY_DIR}/apps/${app}.traced -DMODE=timing -DTRACE_CHECK=$<TARGET_FILE:trace_check>
-             -DPRELOAD=${GPUSIM_CUDA_PRELOAD} -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cuda.cmake)
-    set_tests_properties(apps.${app}.traced PROPERTIES TIMEOUT 300)
+    foreach(kind traced vcd)
+      if(kind STREQUAL "traced")
+        set(recorder -DTRACE_CHECK=$<TARGET_FILE:trace_check>)
+      else()
+        set(recorder -DVCD_CHECK=$<TARGET_FILE:vcd_check>)
+      endif()
+      add_test(NAME apps.${app}.${kind} COMMAND ${CMAKE_COMMAND} -DPROGRAM=${CMAKE_CURRENT_BINARY_DIR}/apps/${app} -DNAME=${app}
+               -DEXPECTED_DIR=${CMAKE_CURRENT_SOURCE_DIR}/apps/expected -DLIBDIR=$<TARGET_FILE_DIR:cudart>
+               -DOUT=${CMAKE_CURRENT_BINARY_DIR}/apps/${app}.${kind} -DMODE=timing ${recorder}
+               -DPRELOAD=${GPUSIM_CUDA_PRELOAD} -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cuda.cmake)
+      set_tests_properties(apps.${app}.${kind} PROPERTIES TIMEOUT 300)
+    endforeach()
   endforeach()
 endif()
 add_custom_target(apps ALL DEPENDS ${app_bins} cudart)

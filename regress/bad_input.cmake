@@ -19,7 +19,12 @@ set(bad_input_cases
   "block_does_not_fit|3|run|${vadd}|--set|sm.max_warps=2|launch of 'vadd': a block of 128 threads using [0-9]+ registers per thread and 0 bytes of shared memory does not fit on an SM"
   "usage_bad_mode|2|run|${vadd}|--mode|fast|--mode fast: expected functional or timing"
   "deadlock_is_a_fault|4|run|${errors}/deadlock.json|barrier deadlock in block"
-  "host_timeout_is_a_hang|5|run|${errors}/spin.json|--set|sim.max_cycles=0|--timeout|0.5|ran past sim.timeout_seconds")
+  "host_timeout_is_a_hang|5|run|${errors}/spin.json|--set|sim.max_cycles=0|--timeout|0.5|ran past sim.timeout_seconds"
+  "vcd_in_functional_mode|3|run|${vadd}|--mode|functional|--vcd|${CMAKE_CURRENT_BINARY_DIR}/bad.vcd|bad.vcd: a waveform records the timing model's signals: run in timing mode"
+  "vcd_no_such_signal|3|run|${vadd}|--mode|timing|--vcd|${CMAKE_CURRENT_BINARY_DIR}/bad.vcd|--vcd-signals|sm_0.issued,sm_99.*|no waveform signal matches 'sm_99.\\*' \\(--vcd-signals, GPUSIM_VCD_SIGNALS\\). the signals are: compute_engine.grid, copy_engine_\\*.busy, sm_\\*.issued, .*dram_ctrl.channel_\\*.busy"
+  "vcd_not_a_vcd_name|3|run|${vadd}|--mode|timing|--vcd|${CMAKE_CURRENT_BINARY_DIR}/bad.txt|bad.txt: a waveform file's name must end in .vcd"
+  "vcd_unwritable|3|run|${vadd}|--mode|timing|--vcd|${CMAKE_CURRENT_BINARY_DIR}/no/such/folder/w.vcd|w.vcd: cannot write the waveform file"
+  "usage_vcd_signals_alone|2|run|${vadd}|--vcd-signals|sm_0.*|--vcd-signals chooses the signals of --vcd FILE")
 foreach(c ${bad_input_cases})
   outcome_test(bad_input "${c}")
 endforeach()

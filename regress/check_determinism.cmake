@@ -1,16 +1,10 @@
 # Same input, same output: two runs of one manifest in one mode must write the same statistics
 # file (cycles, every unit's counters, the digest of every buffer after the run), host seconds
 # aside. Inputs: GPUSIM, MANIFEST, MODE, OUT (a scratch folder).
+include(${CMAKE_CURRENT_LIST_DIR}/stats_run.cmake)
 file(MAKE_DIRECTORY ${OUT})
 foreach(run 1 2)
-  execute_process(COMMAND ${GPUSIM} run ${MANIFEST} --mode ${MODE} --stats ${OUT}/${run}.json
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "run ${run} failed (${rc}):\n${out}${err}")
-  endif()
-  file(READ ${OUT}/${run}.json stats_${run})
-  # Host time is the one thing allowed to differ.
-  string(JSON stats_${run} REMOVE "${stats_${run}}" totals host_seconds)
+  run_for_stats(stats_${run} ${OUT}/${run}.json ${MANIFEST} --mode ${MODE})
 endforeach()
 string(JSON buffers GET "${stats_1}" buffers)
 if(buffers STREQUAL "{}")

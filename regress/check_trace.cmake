@@ -3,20 +3,10 @@
 # finds in the timeline every launch, block and copy of the statistics, with counters that add up
 # to their totals. Inputs: GPUSIM, TRACE_CHECK, MANIFEST, MODE, OUT (a scratch folder).
 cmake_minimum_required(VERSION 3.19)
+include(${CMAKE_CURRENT_LIST_DIR}/stats_run.cmake)
 file(MAKE_DIRECTORY ${OUT})
-foreach(run plain traced)
-  set(extra)
-  if(run STREQUAL "traced")
-    set(extra --trace ${OUT}/trace.json --trace-interval 500)
-  endif()
-  execute_process(COMMAND ${GPUSIM} run ${MANIFEST} --mode ${MODE} --no-summary --stats ${OUT}/${run}.json ${extra}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "the ${run} run failed (${rc}):\n${out}${err}")
-  endif()
-  file(READ ${OUT}/${run}.json stats_${run})
-  string(JSON stats_${run} REMOVE "${stats_${run}}" totals host_seconds)
-endforeach()
+run_for_stats(stats_plain ${OUT}/plain.json ${MANIFEST} --mode ${MODE} --no-summary)
+run_for_stats(stats_traced ${OUT}/traced.json ${MANIFEST} --mode ${MODE} --no-summary --trace ${OUT}/trace.json --trace-interval 500)
 string(JSON same EQUAL "${stats_plain}" "${stats_traced}")
 if(NOT same)
   message(FATAL_ERROR "recording a timeline changed the run: compare ${OUT}/plain.json and ${OUT}/traced.json")

@@ -1,6 +1,9 @@
 #include "dram/dram_controller.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
 
 namespace gpusim {
 
@@ -26,12 +29,15 @@ void DramController::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& 
     const uint64_t at = m_clock.cycle_at(delay);
     (request_of(p).kind == MemoryRequest::Kind::Read ? m_read_bytes : m_write_bytes) += bytes;
     if (m_trace) m_trace->dram_bytes(at, bytes);
-    delay += m_clock.span(m_latency + queue(p.get_address(), bytes, at));
+    const uint32_t wait = queue(p.get_address(), bytes, at);
+    if (!m_busy.empty())
+        m_busy[channel_of(p.get_address())].span(at + wait, at + wait + uint64_t(std::ceil(double(bytes) / m_bytes_per_cycle)));
+    delay += m_clock.span(m_latency + wait);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 uint32_t DramController::queue(uint64_t addr, uint32_t bytes, uint64_t at) {
-    const size_t channel = (addr / m_interleave) % m_channels;
+    const size_t channel = channel_of(addr);
     const double capacity = m_bytes_per_cycle * m_window;
     uint64_t id = at / m_window;
     for (;; ++id) {
@@ -47,6 +53,15 @@ uint32_t DramController::queue(uint64_t addr, uint32_t bytes, uint64_t at) {
     const uint32_t wait = start > at ? uint32_t(start - at) : 0;
     m_queue_cycles += wait;
     return wait;
+}
+
+void DramController::record_signals(VcdRecorder& vcd) {
+    const std::string prefix = std::string(basename()) + ".";
+    const VcdSignal channels = vcd.declare(prefix + "busy_channels", VcdRecorder::Kind::Count, VcdRecorder::bits_for(m_channels));
+    m_busy.clear();
+    for (uint32_t c = 0; c < m_channels; ++c)
+        m_busy.push_back(vcd.declare(fmt::format("{}channel_{}.busy", prefix, c), VcdRecorder::Kind::Busy, 1, channels));
+    if (std::none_of(m_busy.begin(), m_busy.end(), [](const VcdSignal& s) { return bool(s); })) m_busy.clear();
 }
 
 void DramController::report(nlohmann::json& out) const {

@@ -19,6 +19,7 @@
 #include "sm/timing_config.h"
 #include "sm/unit_module.h"
 #include "trace/trace_recorder.h"
+#include "trace/vcd_recorder.h"
 
 namespace gpusim {
 
@@ -31,8 +32,13 @@ public:
     void report(nlohmann::json& out) const override;
 
     void set_trace(TraceRecorder* t) { m_trace = t; }
+    // Declares the waveform signals "dram_ctrl.channel_<k>.busy" (the channel transfers: each transfer
+    // takes its bytes over the channel's bandwidth from when it gets the channel) and
+    // "dram_ctrl.busy_channels".
+    void record_signals(VcdRecorder& vcd);
 
 private:
+    std::vector<VcdSignal> m_busy;
     TraceRecorder* m_trace = nullptr;
     struct Window {
         uint64_t id = UINT64_MAX;
@@ -51,6 +57,7 @@ private:
     double m_busy_cycles = 0;
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+    size_t channel_of(uint64_t addr) const { return (addr / m_interleave) % m_channels; }
     // Cycles a transfer reaching its channel at `at` waits for room; takes the room.
     uint32_t queue(uint64_t addr, uint32_t bytes, uint64_t at);
 };

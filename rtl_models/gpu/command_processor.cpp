@@ -54,7 +54,14 @@ void CommandProcessor::thread() {
         collect();
         while (dispatch()) collect();
         wait(any);
+        if (m_vcd) m_vcd->wake();
     }
+}
+
+void CommandProcessor::record_signals(VcdRecorder& vcd) {
+    m_vcd = &vcd;
+    m_copy_busy.clear();
+    for (DmaEngine* e : m_copy) m_copy_busy.push_back(vcd.declare(std::string(e->basename()) + ".busy", VcdRecorder::Kind::Level, 1));
 }
 
 // Completes the commands whose engine has finished.
@@ -63,6 +70,7 @@ void CommandProcessor::collect() {
         if (m_copy_owner[e] < 0 || m_copy[e]->busy()) continue;
         const uint32_t ch = uint32_t(m_copy_owner[e]);
         m_copy_owner[e] = -1;
+        if (!m_copy_busy.empty()) m_copy_busy[e].set_now(0);
         if (m_trace) trace_command(ch, int(e));
         if (m_copy[e]->error()) {
             set_fault(reg::kFaultDma, fmt::format("copy engine {}: address 0x{:x} is outside device memory and the "
@@ -130,6 +138,7 @@ bool CommandProcessor::try_start(uint32_t ch) {
         if (e < 0) return false;
         account_overlap();
         m_copy_owner[size_t(e)] = int(ch);
+        if (!m_copy_busy.empty()) m_copy_busy[size_t(e)].set_now(1);
         m_copy[size_t(e)]->submit(cmd.copy);
         c.running = true;
         c.started = sc_core::sc_time_stamp();

@@ -25,6 +25,7 @@
 #include "gpu/gpu_config.h"
 #include "gpu/registers.h"
 #include "trace/trace_recorder.h"
+#include "trace/vcd_recorder.h"
 
 namespace gpusim {
 
@@ -59,6 +60,9 @@ public:
     bool kernel_running() const { return m_compute_owner >= 0; }
     // The timeline (may be null): each copy and launch becomes a span on its channel's track.
     void set_trace(TraceRecorder* t) { m_trace = t; }
+    // The waveform: declares "copy_engine_<k>.busy" (the engine runs a copy) and wakes the
+    // recorder whenever work arrives, since its held changes may then come due.
+    void record_signals(VcdRecorder& vcd);
     bool copy_running() const;
 
     reg::FaultCode fault_code() const { return m_code; }
@@ -89,6 +93,8 @@ private:
     std::vector<int> m_copy_owner;   // channel using each copy engine, or -1
     int m_compute_owner = -1;
     TraceRecorder* m_trace = nullptr;
+    VcdRecorder* m_vcd = nullptr;
+    std::vector<VcdSignal> m_copy_busy;
     // The timeline: a command's span on its channel's track (and its copy engine's).
     void trace_command(uint32_t channel, int copy_engine);
     uint64_t m_seq = 0;

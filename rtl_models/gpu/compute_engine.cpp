@@ -56,10 +56,12 @@ void ComputeEngine::run_grid() {
     const KernelProfile counters_before = m_report ? KernelProfile::counters_of(m_report()) : KernelProfile{};
     m_dispatcher.start(m_launch.grid.count());
     if (m_racecheck) m_racecheck->begin_launch(m_launch);
+    m_grid_signal.set_now(m_launch.grid_id);
     for (Sm* sm : m_sms) sm->start(&m_launch, &m_dispatcher);
     for (Sm* sm : m_sms)
         while (sm->busy()) wait(sm->done_event());
     m_result.end = sc_core::sc_time_stamp();
+    m_grid_signal.set_now(0);
     m_result.cycles = uint64_t((m_result.end - m_result.start) / sc_core::sc_time(m_cfg.cycle_ns(), sc_core::SC_NS) + 0.5);
     for (size_t k = 0; k < m_sms.size(); ++k) {
         const SmStats now = m_sms[k]->core().stats();

@@ -60,6 +60,10 @@ public:
     const std::vector<KernelProfile>& profiles() const { return m_profiles; }
     // The timeline (may be null): each launch becomes a span on the kernels track.
     void set_trace(TraceRecorder* t) { m_trace = t; }
+    // Declares the waveform signal "compute_engine.grid": the running launch's grid id, 0 when idle.
+    void record_signals(VcdRecorder& vcd) {
+        m_grid_signal = vcd.declare(std::string(basename()) + ".grid", VcdRecorder::Kind::Level, 32);
+    }
     // For the progress line: launches started, the running one's kernel, its blocks and how many
     // have finished.
     struct Progress {
@@ -89,6 +93,7 @@ private:
     std::function<nlohmann::json()> m_report;
     std::vector<KernelProfile> m_profiles;
     TraceRecorder* m_trace = nullptr;
+    VcdSignal m_grid_signal;
     ProgressMeter* m_progress = nullptr;
     uint64_t m_ctas_before = 0;   // blocks the SMs had completed when the running launch began
 

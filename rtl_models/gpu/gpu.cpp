@@ -102,6 +102,14 @@ void Gpu::enable_trace(const std::string& path, uint64_t interval_cycles) {
     }
 }
 
+void Gpu::record_signals(VcdRecorder& vcd) {
+    m_compute->record_signals(vcd);
+    m_cp->record_signals(vcd);
+    for (Sm* sm : m_sms) sm->core().record_signals(vcd, std::string(sm->basename()) + ".");
+    if (m_l2) m_l2->record_signals(vcd);
+    if (m_dram_ctrl) m_dram_ctrl->record_signals(vcd);
+}
+
 void Gpu::enable_progress() {
     const auto start = std::chrono::steady_clock::now();
     m_progress = std::make_unique<ProgressMeter>(stderr, [this, start] {

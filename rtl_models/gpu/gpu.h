@@ -61,6 +61,8 @@ public:
     void finish_trace() { if (m_trace) m_trace->finish(); }
     // A progress line on stderr for runs longer than 2 s (ProgressMeter).
     void enable_progress();
+    // Timing mode: declares every unit's waveform signals (VcdRecorder), before the simulation starts.
+    void record_signals(VcdRecorder& vcd);
 
 private:
     GpuConfig m_cfg;

@@ -17,6 +17,13 @@ tlm::tlm_sync_enum L2Cache::nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tl
 }
 
 void L2Cache::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    if (!m_queue) return serve(p, delay);
+    const uint64_t arrived = m_clock.cycle_at(delay);
+    serve(p, delay);
+    m_queue.span(arrived, m_clock.cycle_at(delay));
+}
+
+void L2Cache::serve(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     if (memory_map::is_host_address(p.get_address())) {
         ++m_system;
         sysmem->b_transport(p, delay);

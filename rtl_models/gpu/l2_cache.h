@@ -20,6 +20,7 @@
 #include "sm/timing_config.h"
 #include "sm/unit_module.h"
 #include "trace/trace_recorder.h"
+#include "trace/vcd_recorder.h"
 
 namespace gpusim {
 
@@ -37,8 +38,12 @@ public:
     // Managed memory: a device access to a page the host holds first migrates it over the link.
     void set_managed(ManagedPages* m) { m_managed = m; }
     void set_trace(TraceRecorder* t) { m_trace = t; }
+    // Declares the waveform signal "l2.queue": requests arrived and not yet answered (hits, misses
+    // waiting for device memory, atomics waiting for their address).
+    void record_signals(VcdRecorder& vcd) { m_queue = vcd.declare(std::string(basename()) + ".queue", VcdRecorder::Kind::Count, 16); }
 
 private:
+    VcdSignal m_queue;
     ManagedPages* m_managed = nullptr;
     TraceRecorder* m_trace = nullptr;
     // Looks the line up (counting a hit or a miss), and tells the trace at `cycle`.
@@ -51,6 +56,7 @@ private:
     uint64_t m_reads = 0, m_writes = 0, m_atomics = 0, m_system = 0;
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;
+    void serve(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
     // The protocol is blocking; a non-blocking request (BEGIN_REQ) is answered at once, completed.
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
     bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }

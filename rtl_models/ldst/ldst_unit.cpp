@@ -48,6 +48,7 @@ uint32_t LdstUnit::cached_load(const Transaction& t, uint32_t& mshr_wait) {
     const uint64_t sent = mshr ? std::max(*mshr, m_now) : m_now;
     m_mshr_wait_cycles += sent - m_now;
     mshr_wait = std::max(mshr_wait, uint32_t(sent - m_now));
+    m_queue.span(m_now, sent);
     const uint32_t latency = uint32_t(sent - m_now) + request(t.address, t.bytes, Kind::Read, sent);
     if (mshr) *mshr = m_now + latency;
     m_l1.filling(m_now + latency);
@@ -80,7 +81,9 @@ uint32_t LdstUnit::request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at
                                              name(), p.get_response_string(), bytes, addr));
     if (delay < sent)
         throw std::runtime_error(fmt::format("{}: the memory target lowered the delay of a timing request at {:#x}", name(), addr));
-    return uint32_t(m_clock.cycles_in(delay - sent));
+    const uint32_t latency = uint32_t(m_clock.cycles_in(delay - sent));
+    m_queue.span(at, at + latency);
+    return latency;
 }
 
 void LdstUnit::report(nlohmann::json& out) const {

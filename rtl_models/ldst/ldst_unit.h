@@ -14,6 +14,7 @@
 #include "ldst/tag_cache.h"
 #include "sm/timing_config.h"
 #include "sm/unit_module.h"
+#include "trace/vcd_recorder.h"
 
 namespace gpusim {
 
@@ -38,9 +39,15 @@ public:
     void set_now(uint64_t cycle) { m_now = cycle; }
 
     void report(nlohmann::json& out) const override;
+    // Declares the waveform signal `prefix` + "queue": transactions waiting for an MSHR or in
+    // flight to the L2, not yet answered.
+    void record_signals(VcdRecorder& vcd, const std::string& prefix) {
+        m_queue = vcd.declare(prefix + "queue", VcdRecorder::Kind::Count, 16);
+    }
 
 private:
     MemoryTimingConfig m_cfg;
+    VcdSignal m_queue;
     ChipClock m_clock;
     CoalescingRule m_rule;
     TagCache m_l1;

@@ -66,7 +66,7 @@ void Sm::run_launch() {
         m_qk.inc(m_cycle * double(m_core.cycles() - before));
         if (m_progress) m_progress->tick();
         if (interval && !m_core.timing() && m_core.cycles() / interval != m_sample.cycle / interval) sample();
-        if (m_qk.need_sync()) m_qk.sync();
+        if (m_qk.need_sync()) sync();
     }
     if (trace) {
         sample();
@@ -74,6 +74,15 @@ void Sm::run_launch() {
         trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "resident warps", ns_at(m_core.cycles()), 0);
     }
     m_core.abort();
+}
+
+// Meets SystemC time at the quantum's end. SMs that meet at the same time run on in index order
+// (SM k after k + 1 delta cycles), whatever order SystemC's timed queue wakes them in: that order
+// changes with any other timed event (a waveform's replay, a user's own module), and the SMs'
+// order decides who takes the next block and whose requests reach the L2 first.
+void Sm::sync() {
+    m_qk.sync();
+    for (uint32_t k = 0; k <= m_core.smid(); ++k) wait(sc_core::SC_ZERO_TIME);
 }
 
 // The interval since the last sample: warp instructions per cycle, and resident warps averaged

@@ -51,6 +51,7 @@ private:
 
     void run();
     void run_launch();
+    void sync();
     // Timeline counters of the interval that ends now: issue rate and resident warps.
     void sample();
     void step_quantum(uint64_t target, uint64_t interval);

@@ -70,10 +70,16 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_launch_time = std::chrono::steady_clock::now();
 }
 
-double SmCore::now_ns() const {
+uint64_t SmCore::chip_cycle() const {
     const uint64_t cycle = m_units ? std::max(m_units->now, m_clock.cycles()) : m_clock.cycles();
-    const int64_t chip = int64_t(cycle) + m_chip_offset;
-    return m_trace ? m_trace->ns_of_cycle(uint64_t(std::max<int64_t>(chip, 0))) : 0.0;
+    return uint64_t(std::max<int64_t>(int64_t(cycle) + m_chip_offset, 0));
+}
+
+double SmCore::now_ns() const { return m_trace ? m_trace->ns_of_cycle(chip_cycle()) : 0.0; }
+
+void SmCore::record_residency(uint64_t from) const {
+    m_signals.warps.set(from, m_live_warps);
+    m_signals.blocks.set(from, m_resident);
 }
 
 bool SmCore::can_accept_cta() const { return m_launch && m_resident < m_limit; }
@@ -107,6 +113,7 @@ void SmCore::add_cta(uint64_t linear) {
     }
     m_live_warps += cta.num_warps;
     ++m_resident;
+    if (m_signals.warps || m_signals.blocks) record_residency(chip_cycle());
 }
 
 void SmCore::init_warp(Warp& w, const Cta& cta, uint32_t k) {
@@ -302,6 +309,8 @@ void SmCore::retire_warp(Warp& w) {
     m_warp_used[idx] = false;
     if (m_units) m_units->schedulers[w.scheduler]->remove(idx);
     --m_live_warps;
+    // A warp is resident through the cycle it exits in (as resident_warp_cycles counts it).
+    const bool record = m_signals.warps || m_signals.blocks;
     if (--cta.live_warps == 0) {
         if (m_trace)
             m_trace->span(TraceRecorder::kSmBase + int(m_smid), int(w.cta_slot),
@@ -309,9 +318,11 @@ void SmCore::retire_warp(Warp& w) {
                           now_ns(), {{"kernel", m_ctx.kernel->name}, {"block", cta.linear_id}, {"warps", cta.num_warps}});
         cta.in_use = false;
         --m_resident;
+        if (record) record_residency(chip_cycle() + 1);
         ++m_stats.ctas_completed;
         return;
     }
+    if (record) record_residency(chip_cycle() + 1);
     for (uint32_t id = 0; id < 16; ++id) release_barrier(cta, id);
 }
 
@@ -436,6 +447,7 @@ void SmCore::abort() {
     std::fill(m_warp_used.begin(), m_warp_used.end(), false);
     m_resident = 0;
     m_live_warps = 0;
+    if (m_signals.warps || m_signals.blocks) record_residency(chip_cycle());
 }
 
 } // namespace gpusim

@@ -22,6 +22,7 @@
 #include "sm/sm_config.h"
 #include "sm/warp.h"
 #include "trace/trace_recorder.h"
+#include "trace/vcd_recorder.h"
 
 namespace gpusim {
 
@@ -71,6 +72,9 @@ public:
     TraceRecorder* trace() const { return m_trace; }
     // The chip-time nanosecond of the SM's current cycle (for the timeline).
     double now_ns() const;
+    // Timing mode: declares the SM's waveform signals, named `prefix` + "issued" (warp instructions
+    // issued per cycle), "active_warps", "blocks" and its L1's "l1.queue".
+    void record_signals(VcdRecorder& vcd, const std::string& prefix);
     uint32_t live_warps() const { return m_live_warps; }
     uint32_t smid() const { return m_smid; }
 
@@ -134,6 +138,14 @@ private:
     std::vector<uint32_t> m_retire;         // warps found finished while scheduling a cycle
     int64_t m_chip_offset = 0;              // chip cycle minus the SM's cycle
     TraceRecorder* m_trace = nullptr;
+    struct Signals {
+        VcdSignal issued, warps, blocks;
+    } m_signals;
+    // The chip cycle of the SM's current cycle (timing mode: the one being scheduled).
+    uint64_t chip_cycle() const;
+    // The waveform's resident warps and blocks, from chip cycle `from` on.
+    void record_residency(uint64_t from) const;
+    void record_issue(uint64_t t, uint64_t issued) const;
     // Per warp slot, what a scan found about the warp's next instruction, kept until the warp
     // issues: a cycle before which it cannot issue (its operands) and the pipe it needs. A compact
     // array, so a scan passes over waiting warps without touching them.

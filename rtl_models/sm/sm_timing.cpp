@@ -344,6 +344,7 @@ uint64_t SmCore::step_until(uint64_t until) {
     // Returns when a CTA completes, so the SM can take the next one without waiting for the quantum.
     while (m_resident > 0 && u.now < until && m_stats.ctas_completed == ctas_before) {
         const uint64_t t = u.now;
+        const uint64_t issued_at_t = m_stats.warp_instructions;
         const uint32_t live_warps = m_live_warps;
         bool any = false, exclusive_used = false;
         // Schedulers that share a pipe take turns at being first, so none starves.
@@ -376,6 +377,7 @@ uint64_t SmCore::step_until(uint64_t until) {
             next = UINT64_MAX;
             for (const auto& sc : u.schedulers) next = std::min(next, std::max(sc->wake_at(), sc->busy_until()));
         }
+        if (m_signals.issued) record_issue(t, m_stats.warp_instructions - issued_at_t);
         if (next == UINT64_MAX) {
             if (m_resident == 0) break;
             check_deadlock();
@@ -392,6 +394,24 @@ uint64_t SmCore::step_until(uint64_t until) {
     m_clock.advance_to(u.now);
     check_watchdog();
     return m_stats.warp_instructions - issued_before;
+}
+
+// The waveform's issue signal: `issued` in cycle t, and none after it until a later cycle issues
+// (the step may end here: the next cycle's own value replaces the 0 recorded for it).
+void SmCore::record_issue(uint64_t t, uint64_t issued) const {
+    const uint64_t chip = uint64_t(std::max<int64_t>(int64_t(t) + m_chip_offset, 0));
+    m_signals.issued.set(chip, issued);
+    m_signals.issued.set(chip + 1, 0);
+}
+
+void SmCore::record_signals(VcdRecorder& vcd, const std::string& prefix) {
+    if (!m_units) return;
+    uint64_t width = 0;
+    for (const auto& s : m_units->schedulers) width += s->dispatch_width();
+    m_signals.issued = vcd.declare(prefix + "issued", VcdRecorder::Kind::Level, VcdRecorder::bits_for(width));
+    m_signals.warps = vcd.declare(prefix + "active_warps", VcdRecorder::Kind::Level, VcdRecorder::bits_for(m_cfg.max_warps));
+    m_signals.blocks = vcd.declare(prefix + "blocks", VcdRecorder::Kind::Level, VcdRecorder::bits_for(m_cfg.max_ctas));
+    m_units->ldst.record_signals(vcd, prefix + "l1.");
 }
 
 void SmCore::report(nlohmann::json& out) const {

@@ -43,6 +43,7 @@ struct Options {
     std::string junit;               // JUnit XML file: a test case per manifest launch
     std::string trace;               // timeline file (Chrome trace-event JSON)
     uint64_t trace_interval = 1000;  // cycles between the timeline's counter samples
+    VcdOptions vcd;                  // waveform file (VCD) and the signals it records
     bool summary = false, no_summary = false;   // the per-kernel summary (default: in timing mode)
     bool slurm = false;              // run the manifests as one Slurm job array
     std::string partition;           // its partition
@@ -205,7 +206,7 @@ int run_one(const Options& o, const std::string& path, bool bench, JunitRecord& 
         GpuConfig cfg = load_config(o.config.empty() ? m.config : o.config, parse_sets(o));
         rec["config"] = cfg.name;
         rec["mode"] = cfg.sm.timing.enabled ? "timing" : "functional";
-        Runtime rt(cfg);
+        Runtime rt(cfg, o.vcd);
         known = load_known(o.known);
         const bool summary = !bench && !o.no_summary && (o.summary || cfg.sm.timing.enabled);
         if (summary || !o.stats.empty()) rt.enable_profiling();
@@ -216,6 +217,7 @@ int run_one(const Options& o, const std::string& path, bool bench, JunitRecord& 
         std::vector<std::string> known_lines = bench ? std::vector<std::string>{} : apply_known(r, known);
         const LaunchStats& t = r.totals;
         if (!o.stats.empty()) write_stats(o.stats, path, cfg, r, rt.unit_stats(), rt.kernel_profiles());
+        rt.finish_waveform();
         if (bench) {
             double s = t.host_seconds > 0 ? t.host_seconds : 1e-9;
             fmt::print("{:<14} {:>12} {:>14} {:>9.3f} {:>10.2f} {:>10.1f}\n", short_name(path), t.warp_instructions,
@@ -288,8 +290,10 @@ int run_all(const Options& o, bool bench) {
         throw std::runtime_error("--stats writes one manifest's statistics: give exactly one manifest");
     if (!o.trace.empty() && o.manifests.size() != 1)
         throw std::runtime_error("--trace writes one manifest's timeline: give exactly one manifest");
-    if (o.slurm && (!o.stats.empty() || !o.trace.empty()))
-        throw std::runtime_error("--slurm runs each manifest on a node: --stats and --trace are for a run here");
+    if (!o.vcd.path.empty() && o.manifests.size() != 1)
+        throw std::runtime_error("--vcd writes one manifest's waveform: give exactly one manifest");
+    if (o.slurm && (!o.stats.empty() || !o.trace.empty() || !o.vcd.path.empty()))
+        throw std::runtime_error("--slurm runs each manifest on a node: --stats, --trace and --vcd are for a run here");
     if (bench)
         fmt::print("{:<14} {:>12} {:>14} {:>9} {:>10} {:>10}\n", "kernel", "warp-insts", "thread-insts", "host-s",
                    "Mwinst/s", "Mtinst/s");
@@ -385,6 +389,9 @@ int sc_main(int argc, char** argv) {
     run->add_option("--trace", o.trace, "write a timeline of the run for ui.perfetto.dev (Chrome trace-event JSON; one manifest)");
     run->add_option("--trace-interval", o.trace_interval, "cycles between the timeline's counter samples (default 1000)")
         ->check(CLI::PositiveNumber);
+    run->add_option("--vcd", o.vcd.path, "write the chosen unit signals as a waveform for GTKWave (FILE.vcd; timing mode, one manifest)");
+    CLI::Option* vcd_signals = run->add_option("--vcd-signals", o.vcd.signals,
+        "signals for --vcd: comma-separated globs such as 'sm_0.*,l2.queue' (default '*'; docs/profiling.md)");
     run->add_flag("--slurm", o.slurm, "run the manifests as one Slurm job array (one run per manifest), then report as here");
     run->add_option("--partition", o.partition, "with --slurm: the partition (default: the cluster's)");
     run->add_option("--junit-record", o.junit_record, "")->group("");   // internal: a --slurm task's JUnit record
@@ -426,6 +433,7 @@ int sc_main(int argc, char** argv) {
             if (!so.collect.empty() && so.slurm) throw std::runtime_error("gpusim sweep: --collect gathers an array; it submits none");
             return sweep::run(so);
         }
+        if (vcd_signals->count() && o.vcd.path.empty()) throw std::runtime_error("--vcd-signals chooses the signals of --vcd FILE");
         if (mb->parsed()) return run_microbench(mb_suite, mb_configs, o.sets, mb_table);
         if (bench->parsed() && o.manifests.empty()) o.manifests = default_bench();
         if (bench->parsed() && o.manifests.empty()) throw std::runtime_error("no benchmark manifests found");

@@ -120,7 +120,17 @@ Runtime& Context::rt() {
     } catch (const std::exception& e) {
         throw RuntimeError(fmt::format("GPUSIM_CONFIG/GPUSIM_SET: {}", e.what()), Error::InitializationError);
     }
-    m_rt = std::make_unique<Runtime>(m_cfg);
+    // GPUSIM_VCD=FILE.vcd: a waveform of the unit signals (timing mode), GPUSIM_VCD_SIGNALS which.
+    VcdOptions vcd;
+    vcd.path = env("GPUSIM_VCD");
+    if (std::string signals = env("GPUSIM_VCD_SIGNALS"); !signals.empty()) vcd.signals = signals;
+    try {
+        m_rt = std::make_unique<Runtime>(m_cfg, vcd);
+    } catch (const RuntimeError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw RuntimeError(fmt::format("GPUSIM_VCD: {}", e.what()), Error::InitializationError);
+    }
     m_rt->set_host_function_runner([this](const std::function<void()>& fn) { host_thread().run(fn); });
     m_rt->enable_progress_if_wanted();
     m_stats_file = env("GPUSIM_STATS");
@@ -143,7 +153,7 @@ Runtime& Context::rt() {
             throw RuntimeError(fmt::format("GPUSIM_TRACE: {}", e.what()), Error::InitializationError);
         }
     }
-    if (!m_stats_file.empty() || !m_summary.empty() || !trace.empty()) std::atexit(write_reports_at_exit);
+    if (!m_stats_file.empty() || !m_summary.empty() || !trace.empty() || !vcd.path.empty()) std::atexit(write_reports_at_exit);
     return *m_rt;
 }
 
@@ -298,7 +308,9 @@ void Context::write_stats() const {
 }
 
 void Context::finish_trace() {
-    if (m_rt) m_rt->finish_trace();
+    if (!m_rt) return;
+    m_rt->finish_trace();
+    m_rt->finish_waveform();
 }
 
 // GPUSIM_SUMMARY=1 prints the kernels' performance summaries on stderr (the program's stdout stays

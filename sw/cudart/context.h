@@ -95,7 +95,7 @@ public:
     void write_stats() const;
     // The performance summaries (GPUSIM_SUMMARY), at exit.
     void write_summary() const;
-    // Completes the GPUSIM_TRACE timeline, at exit.
+    // Completes the GPUSIM_TRACE timeline and closes the GPUSIM_VCD waveform, at exit.
     void finish_trace();
     void reset();
 

@@ -48,12 +48,16 @@ void HostWaiter::thread() {
     }
 }
 
-Platform::Platform(const sc_core::sc_module_name& name, const GpuConfig& cfg)
+Platform::Platform(const sc_core::sc_module_name& name, const GpuConfig& cfg, const VcdOptions& vcd)
     : sc_module(name), host_memory("host_memory"), gpu("gpu", cfg), cpu("cpu"),
       waiter("waiter", gpu.command_processor().progress_event()), irq("irq") {
     cpu.socket.bind(gpu.regs);
     gpu.host_mem.bind(host_memory.socket);
     gpu.irq.bind(irq);
+    if (vcd.path.empty()) return;
+    m_vcd = std::make_unique<VcdRecorder>("vcd", vcd.path, vcd.signals, gpu.name(), sc_core::sc_time(cfg.cycle_ns(), sc_core::SC_NS));
+    gpu.record_signals(*m_vcd);
+    m_vcd->start_tracing();
 }
 
 } // namespace gpusim

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include <systemc>
 #include <tlm>
@@ -51,9 +52,17 @@ public:
     HostWaiter waiter;
     sc_core::sc_signal<bool> irq;
 
-    Platform(const sc_core::sc_module_name& name, const GpuConfig& cfg);
+    // With `vcd.path`, the GPU's unit signals go into a waveform (timing mode only).
+    Platform(const sc_core::sc_module_name& name, const GpuConfig& cfg, const VcdOptions& vcd = VcdOptions());
     // Prints what kernels printed with printf since the last call (CUDA flushes at sync points).
     void flush_device_output();
+    // Closes the waveform, if there is one.
+    void finish_waveform() {
+        if (m_vcd) m_vcd->finish();
+    }
+
+private:
+    std::unique_ptr<VcdRecorder> m_vcd;   // last: closed before the units it samples go
 };
 
 } // namespace gpusim

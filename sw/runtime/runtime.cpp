@@ -41,10 +41,13 @@ uint64_t symbol_address(const ptx::Module& mod, const loader::VariableAddresses&
 }
 } // namespace
 
-Runtime::Runtime(const GpuConfig& cfg)
+Runtime::Runtime(const GpuConfig& cfg, const VcdOptions& vcd)
     : m_cfg(cfg), m_heap_next(memory_map::kHeapBase), m_module_next(memory_map::kModuleDataBase),
       m_const_next(memory_map::kConstBase) {
-    m_platform = std::make_unique<Platform>("top", m_cfg);
+    if (!vcd.path.empty() && !m_cfg.sm.timing.enabled)
+        throw RuntimeError(fmt::format("{}: a waveform records the timing model's signals: run in timing mode "
+                                       "(--mode timing, GPUSIM_MODE=timing)", vcd.path), Error::InitializationError);
+    m_platform = std::make_unique<Platform>("top", m_cfg, vcd);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);  // finish elaboration and initialise every process
     HostPort& cpu = m_platform->cpu;
     if (cpu.read32(reg::kId) != reg::kIdValue) throw RuntimeError("GPU register block did not identify itself", Error::InitializationError);
@@ -64,6 +67,7 @@ nlohmann::json Runtime::unit_stats() const { return m_platform->gpu.report(); }
 void Runtime::enable_profiling() { m_platform->gpu.enable_profiling(); }
 void Runtime::enable_trace(const std::string& path, uint64_t interval_cycles) { m_platform->gpu.enable_trace(path, interval_cycles); }
 void Runtime::finish_trace() { m_platform->gpu.finish_trace(); }
+void Runtime::finish_waveform() { m_platform->finish_waveform(); }
 
 void Runtime::enable_progress_if_wanted() {
     const char* want = std::getenv("GPUSIM_PROGRESS");

@@ -20,6 +20,7 @@
 #include "../../rtl_models/gpu/gpu_config.h"
 #include "../../rtl_models/gpu/kernel_profile.h"
 #include "../../rtl_models/sm/launch.h"
+#include "../../rtl_models/trace/vcd_recorder.h"
 #include "ptx/ast.h"
 #include "runtime/errors.h"
 #include "runtime/managed_heap.h"
@@ -70,7 +71,8 @@ struct LaunchStats {
 
 class Runtime {
 public:
-    explicit Runtime(const GpuConfig& cfg);
+    // With `vcd.path`, the unit signals of the timing model go into a waveform (docs/profiling.md).
+    explicit Runtime(const GpuConfig& cfg, const VcdOptions& vcd = VcdOptions());
     ~Runtime();
     Runtime(const Runtime&) = delete;
     Runtime& operator=(const Runtime&) = delete;
@@ -213,6 +215,8 @@ public:
     // counters sampled every `interval_cycles`; finish_trace() completes the file.
     void enable_trace(const std::string& path, uint64_t interval_cycles);
     void finish_trace();
+    // Closes the waveform file (at exit of a program that never destroys the runtime).
+    void finish_waveform();
     // The progress line on stderr (runs over 2 s): on when GPUSIM_PROGRESS=1, or unset and stderr
     // is a terminal; GPUSIM_PROGRESS=0 turns it off.
     void enable_progress_if_wanted();

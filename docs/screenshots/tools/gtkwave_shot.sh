@@ -9,7 +9,9 @@
 #   commas, in display order.  Each may end in @hex, @dec, @bin or @analog
 #   (analog = step plot, 3 rows tall).  GTKWave's default is hex for vectors.
 #   Example: "top.sm0.issue[7:0]@dec top.sm0.active_warps[5:0]@analog top.sm0.dram_busy"
-# Env: KEEP_TMP=1 keeps the generated .gtkw/.tcl and logs (path printed).
+# Env: KEEP_TMP=1 keeps the generated .gtkw/.tcl and logs (path printed);
+#   RANGE="FROM TO" shows that time range (in the file's time units) instead of the whole file;
+#   LEVELS=N names each signal with its last N scopes (GTKWave's hier_max_level; default: the leaf).
 set -euo pipefail
 set -f   # SIGNALS contain [..]: never glob them against files
 usage="usage: $0 FILE.vcd SIGNALS OUT.png [WIDTH HEIGHT]"
@@ -72,7 +74,7 @@ GTKW
     IFS=. read -ra parts <<< "$scope"
     for p in "${parts[@]}"; do path="${path:+$path.}$p"; echo "catch {gtkwave::forceOpenTreeNode {$path}}"; done
   done | awk '!seen[$0]++'
-  echo 'gtkwave::/Time/Zoom/Zoom_Full'
+  if [ -n "${RANGE:-}" ]; then echo "gtkwave::setZoomRangeTimes ${RANGE}"; else echo 'gtkwave::/Time/Zoom/Zoom_Full'; fi
   echo 'puts "GTKWAVE_SHOT_READY missing=$missing"'
   echo 'flush stdout'
 } > "$TMP/view.tcl"
@@ -89,7 +91,7 @@ export DISPLAY="$DISP"
 
 # --- GTKWave ----------------------------------------------------------------------
 export NO_AT_BRIDGE=1   # no accessibility bus on a headless box
-gtkwave --rcvar 'splash_disable on' -S "$TMP/view.tcl" "$VCD" "$TMP/view.gtkw" \
+gtkwave --rcvar 'splash_disable on' ${LEVELS:+--rcvar "hier_max_level $LEVELS"} -S "$TMP/view.tcl" "$VCD" "$TMP/view.gtkw" \
   > "$TMP/gtkwave.log" 2>&1 &
 GTKW_PID=$!
 for _ in $(seq 300); do
