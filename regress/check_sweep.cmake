@@ -109,4 +109,19 @@ file(READ ${OUT}/sweep/results.csv csv_third)
 if(NOT csv_first STREQUAL csv_third)
   message(FATAL_ERROR "the resumed sweep wrote another CSV:\n${csv_third}")
 endif()
-message(STATUS "8 points: each equals its run alone; resumed from the cache")
+# A data file a manifest reads is part of its cache key: changing the reference reduce compares
+# with (in a copy of its folder) runs it again.
+file(COPY ${REGRESS}/kernels/reduce DESTINATION ${OUT})
+file(WRITE ${OUT}/data.json "{\"name\": \"data\", \"mode\": \"functional\", \"config\": \"fermi-gf100\",
+  \"parameters\": {\"sm.warp_schedulers\": [2]}, \"workloads\": [{\"name\": \"reduce\", \"manifest\": \"${OUT}/reduce/manifest.json\"}],
+  \"metrics\": {\"cycles\": \"totals.cycles\"}}")
+foreach(step first again changed)
+  if(step STREQUAL "changed")
+    file(APPEND ${OUT}/reduce/ref/out.bin "x")
+  endif()
+  execute_process(COMMAND ${GPUSIM} sweep --no-plots ${OUT}/data.json -o ${OUT}/data RESULT_VARIABLE rc OUTPUT_VARIABLE out_${step} ERROR_VARIABLE err)
+endforeach()
+if(NOT out_first MATCHES "0 cached" OR NOT out_again MATCHES "1 cached" OR NOT out_changed MATCHES "0 cached")
+  message(FATAL_ERROR "a changed data file should rerun its workload, an unchanged one not:\n${out_first}${out_again}${out_changed}")
+endif()
+message(STATUS "8 points: each equals its run alone; resumed from the cache; a changed data file reruns")

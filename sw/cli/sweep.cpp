@@ -18,6 +18,7 @@
 #include "cli/sweep_slurm.h"
 #include "cli/sweep_spec.h"
 #include "cli/sweep_task.h"
+#include "runtime/fnv1a.h"
 #include "runtime/manifest.h"
 
 namespace gpusim::sweep {
@@ -27,11 +28,6 @@ using json = nlohmann::json;
 
 namespace {
 
-uint64_t fnv1a(const std::string& data, uint64_t h = 14695981039346656037ull) {
-    for (unsigned char c : data) h = (h ^ c) * 1099511628211ull;
-    return h;
-}
-
 std::string file_bytes(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     if (!in) throw std::runtime_error(fmt::format("{}: cannot read", p.string()));
@@ -40,13 +36,14 @@ std::string file_bytes(const fs::path& p) {
     return s.str();
 }
 
-// What a workload's results depend on besides the config: the manifest and its PTX module, or
-// the program's binary and arguments; and the simulator (gpusim, and the runtime library for a
-// program).
+// What a workload's results depend on besides the config: the manifest and every file it reads
+// (its PTX module, its buffers' data, its references), or the program's binary and arguments; and
+// the simulator (gpusim, and the runtime library for a program).
 std::string workload_identity(const Workload& w, const std::string& simulator) {
     if (!w.manifest.empty()) {
-        const Manifest m = load_manifest(w.manifest);
-        return fmt::format("manifest|{:x}|{:x}|{}", fnv1a(file_bytes(w.manifest)), fnv1a(file_bytes(m.module)), simulator);
+        std::string id = fmt::format("manifest|{:x}", fnv1a(file_bytes(w.manifest)));
+        for (const std::string& f : input_files(load_manifest(w.manifest))) id += fmt::format("|{:x}", fnv1a(file_bytes(f)));
+        return id + "|" + simulator;
     }
     std::string args;
     for (const auto& a : w.args) args += a + '\x1f';

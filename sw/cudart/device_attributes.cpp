@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/fnv1a.h"
+
 namespace gpusim::cudart {
 
 namespace {
@@ -184,9 +186,9 @@ void device_properties(const GpuConfig& c, cudaDeviceProp& p) {
         return v;
     };
     std::snprintf(p.name, sizeof p.name, "gpusim %s", c.name.c_str());
-    // A stable UUID per config name, so tools that key on it see the same device every run.
-    uint64_t h = 1469598103934665603ull;
-    for (char ch : c.name) h = (h ^ uint8_t(ch)) * 1099511628211ull;
+    // A stable UUID per config name, so tools that key on it see the same device every run (its
+    // first version started the hash from this seed; kept, so the UUIDs stay what they were).
+    const uint64_t h = fnv1a(c.name, 1469598103934665603ull);
     for (int k = 0; k < 16; ++k) p.uuid[k] = char(uint8_t(h >> (8 * (k % 8))) ^ uint8_t(k * 37));
     p.totalGlobalMem = c.memory_bytes;
     p.sharedMemPerBlock = size_t(a(MaxSharedMemoryPerBlock));

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "runtime/fnv1a.h"
 #include "runtime/generators.h"
 #include "runtime/manifest_parse.h"
 #include "runtime/texture_spec.h"
@@ -115,11 +116,7 @@ KernelArg scalar(const Manifest& m, const std::string& where, const ArgSpec& a) 
     return KernelArg::of<double>(v.get<double>(), "f64");
 }
 
-std::string digest(const std::vector<uint8_t>& data) {
-    uint64_t h = 0xcbf29ce484222325ull;   // FNV-1a, 64 bits
-    for (uint8_t b : data) h = (h ^ b) * 0x100000001b3ull;
-    return fmt::format("{:016x}", h);
-}
+std::string digest(const std::vector<uint8_t>& data) { return fmt::format("{:016x}", fnv1a(data.data(), data.size())); }
 
 std::vector<uint8_t> read_file(const std::string& manifest, const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -212,6 +209,20 @@ Manifest parse_manifest(const std::string& path, std::string_view text) {
     return m;
 }
 
+std::vector<std::string> input_files(const Manifest& m) {
+    std::vector<std::string> files{m.module};
+    for (const BufferSpec& b : m.buffers) {
+        if (!b.init.is_object() || !b.init.contains("file")) continue;
+        const json& f = b.init["file"];
+        if (f.is_string()) files.push_back((fs::path(m.dir) / f.get<std::string>()).string());
+        else if (f.is_object() && f.contains("file") && f["file"].is_string())
+            files.push_back((fs::path(m.dir) / f["file"].get<std::string>()).string());
+    }
+    for (const LaunchSpec& l : m.launches)
+        for (const FileRef& e : l.expect) files.push_back(e.file);
+    return files;
+}
+
 std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
     std::vector<uint8_t> data(b.bytes, 0);
     const json& init = b.init;
@@ -228,7 +239,7 @@ std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
             std::fill(data.begin(), data.end(), f.get<uint8_t>());
         } else if (init.contains("file")) {
             const json& f = init["file"];
-            std::string file = f.is_string() ? f.get<std::string>() : field(m.path, where, f, "file").get<std::string>();
+            const std::string file = f.is_string() ? f.get<std::string>() : field(m.path, where, f, "file").get<std::string>();
             const json* at = f.is_object() && f.contains("offset") ? &f["offset"] : flat_file ? &init["offset"] : nullptr;
             if (at && !at->is_number_unsigned()) bad(m.path, where, "\"offset\" must be a byte count");
             const uint64_t offset = at ? at->get<uint64_t>() : 0;

@@ -58,6 +58,9 @@ struct Manifest {
 Manifest load_manifest(const std::string& path);
 // The same for a manifest's text; `path` places its relative paths and names it in errors.
 Manifest parse_manifest(const std::string& path, std::string_view text);
+// Every file a manifest's run reads, resolved: its PTX module, the files its buffers start from,
+// and the references its launches compare with.
+std::vector<std::string> input_files(const Manifest& m);
 
 // One launch of a manifest: its kernel, what it cost, and the comparisons it failed. A launch
 // that was started but did not finish (it faulted) has finished == false.
