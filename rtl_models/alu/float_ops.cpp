@@ -118,8 +118,7 @@ template <class T, int C, bool Ftz>
 void fsetp(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     const uint64_t* a = c.src(w, inst.a);
     const uint64_t* b = c.src(w, inst.b);
-    LaneMask r = 0;
-    for_lanes(m, [&](int l) { r |= LaneMask(fcompare<T, C>(in<T, Ftz>(a[l]), in<T, Ftz>(b[l]))) << l; });
+    const LaneMask r = lane_mask(m, [&](int l) { return fcompare<T, C>(in<T, Ftz>(a[l]), in<T, Ftz>(b[l])); });
     write_predicate(w, inst, m, r);
 }
 

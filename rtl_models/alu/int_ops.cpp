@@ -1,5 +1,6 @@
 // Integer, logic and predicate instructions of the ALU, one template per operation shape,
 // instantiated per PTX type so each warp instruction is a tight loop over 32 lanes.
+#include <algorithm>
 #include <limits>
 #include <type_traits>
 
@@ -100,15 +101,22 @@ void shift(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     uint64_t* d = w.row(in.d);
     const uint64_t* a = c.src(w, in.a);
     const uint64_t* b = c.src(w, in.b);
-    for_lanes(m, [&](int l) {
-        T x = get<T>(a[l]);
-        uint32_t s = uint32_t(b[l]);
-        T r;
-        if constexpr (Left) r = s >= uint32_t(kBits<T>) ? T(0) : T(U<T>(x) << s);
-        else if constexpr (std::is_signed_v<T>) r = T(x >> (s >= uint32_t(kBits<T>) ? kBits<T> - 1 : int(s)));
-        else r = s >= uint32_t(kBits<T>) ? T(0) : T(x >> s);
-        d[l] = put<T>(r);
-    });
+    // Amounts past the width shift everything out (the sign, for a signed right shift).
+    auto clamped = [](uint32_t s) { return std::min(s, uint32_t(kBits<T>)); };
+    auto apply = [](T x, uint32_t s) {   // s <= kBits<T>
+        if constexpr (Left) return s == uint32_t(kBits<T>) ? T(0) : T(U<T>(x) << s);
+        else if constexpr (std::is_signed_v<T>) return T(x >> (s == uint32_t(kBits<T>) ? kBits<T> - 1 : int(s)));
+        else return s == uint32_t(kBits<T>) ? T(0) : T(x >> s);
+    };
+    if (in.b < 0) {
+        // An immediate amount is one count for the whole warp, which the compiler can vectorise with.
+        const uint32_t s = clamped(uint32_t(b[0]));
+        if (s == uint32_t(kBits<T>)) for_lanes(m, [&](int l) { d[l] = put<T>(apply(get<T>(a[l]), uint32_t(kBits<T>))); });
+        else if constexpr (Left) for_lanes(m, [&](int l) { d[l] = put<T>(T(U<T>(get<T>(a[l])) << s)); });
+        else for_lanes(m, [&](int l) { d[l] = put<T>(T(get<T>(a[l]) >> s)); });
+        return;
+    }
+    for_lanes(m, [&](int l) { d[l] = put<T>(apply(get<T>(a[l]), clamped(uint32_t(b[l])))); });
 }
 
 struct MadLo { template <class T> using Out = T;
@@ -210,8 +218,7 @@ template <class T, int C>
 void setp(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const uint64_t* a = c.src(w, in.a);
     const uint64_t* b = c.src(w, in.b);
-    LaneMask r = 0;
-    for_lanes(m, [&](int l) { r |= LaneMask(compare<T, C>(get<T>(a[l]), get<T>(b[l]))) << l; });
+    const LaneMask r = lane_mask(m, [&](int l) { return compare<T, C>(get<T>(a[l]), get<T>(b[l])); });
     write_predicate(w, in, m, r);
 }
 

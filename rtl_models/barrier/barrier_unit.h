@@ -24,7 +24,10 @@ public:
 
     BarrierUnit(const sc_core::sc_module_name& name, uint32_t release_latency);
 
-    void resize(uint32_t cta_slots) { m_bars.assign(size_t(cta_slots) * kBarriers, Barrier{}); }
+    void resize(uint32_t cta_slots) {
+        m_bars.assign(size_t(cta_slots) * kBarriers, Barrier{});
+        m_waiting.assign(cta_slots, 0);
+    }
     void reset(uint32_t slot);
     // Counts one warp's arrival at barrier `id` of CTA `slot`. `thread_count` is the count named
     // by bar.sync (0 for all threads); `pred_true` and `lanes` feed the reduction.
@@ -32,6 +35,9 @@ public:
     // When complete, hands back the barrier's totals and clears it for its next use.
     bool release(uint32_t slot, uint32_t id, uint32_t live_warps, Barrier& out);
     uint32_t release_latency() const { return m_release_latency; }
+    // The barriers of CTA `slot` that warps wait at (bit k: barrier k), for the check after a warp
+    // exits (which may complete them).
+    uint32_t waiting(uint32_t slot) const { return m_waiting[slot]; }
     void waited(uint64_t cycles) { m_wait_cycles += cycles; }
 
     void report(nlohmann::json& out) const override;
@@ -39,6 +45,7 @@ public:
 private:
     uint32_t m_release_latency;
     std::vector<Barrier> m_bars;
+    std::vector<uint32_t> m_waiting;   // per CTA slot, barriers with arrivals
     uint64_t m_arrivals = 0, m_releases = 0, m_wait_cycles = 0;
 };
 

@@ -1,6 +1,7 @@
 // Load, store, atomic and address-conversion instructions of the LD/ST unit. Shared, local and
 // parameter memory live in the SM; global and constant memory are reached through the SM's
 // MemoryView (TLM DMI or b_transport). Generic addresses are routed by the windows of the memory map.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -117,6 +118,49 @@ inline uint64_t address(ExecContext& c, Warp& w, const Inst& in, int lane) {
     return effective_address(in.a == kNoRow ? 0 : c.src(w, in.a)[lane], in);
 }
 
+// The shared-memory address of each lane of a scalar access (32-bit: the window is 4 GiB);
+// whether all of them are aligned and in bounds, which one test then answers for the warp.
+template <class T>
+bool shared_in_bounds(const ExecContext& c, const uint64_t* a, int64_t offset, LaneMask m, uint32_t* addr) {
+    uint32_t high = 0, bits = 0;
+    for_lanes(m, [&](int l) {
+        const uint32_t x = uint32_t(a[l] + uint64_t(offset));
+        addr[l] = x;
+        high = std::max(high, x);
+        bits |= x;
+    });
+    return !(bits & (sizeof(T) - 1)) && uint64_t(high) + sizeof(T) <= c.shared_size;
+}
+
+// A warp's global access whose lanes are all aligned and lie in one region the SM reaches directly
+// (the common, coalesced case): fills in each lane's address and returns the host pointer of the
+// lowest, `lo`. Null when any lane needs the lane-by-lane path (a fault to report, a check to
+// run, another region or space), which then does everything as it always does.
+template <class T, MemSpace S>
+uint8_t* one_region(ExecContext& c, Warp& w, const Inst& in, LaneMask m, int elems, bool write, uint64_t* addr, uint64_t& lo) {
+    if constexpr (S != MemSpace::Global && S != MemSpace::Generic) {
+        return nullptr;
+    } else {
+        if (!m || in.a == kNoRow || c.memcheck || c.racecheck) return nullptr;
+        const uint64_t* a = c.src(w, in.a);
+        uint64_t low = UINT64_MAX, high = 0, bits = 0;
+        for_lanes(m, [&](int l) {
+            const uint64_t x = effective_address(a[l], in);
+            addr[l] = x;
+            low = std::min(low, x);
+            high = std::max(high, x);
+            bits |= x;
+        });
+        if (bits & (sizeof(T) - 1)) return nullptr;
+        high += uint64_t(elems) * sizeof(T) - 1;
+        if (S == MemSpace::Generic && high >= memory_map::kSharedWindowBase &&
+            low < memory_map::kLocalWindowBase + memory_map::kLocalWindowSize)
+            return nullptr;
+        lo = low;
+        return c.gmem->region(low, high, write);
+    }
+}
+
 // T is the raw element type; Signed sign-extends narrow loads into the register.
 template <class T, bool Signed, MemSpace S>
 void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
@@ -140,16 +184,38 @@ void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         if (!in.vec_count && !c.racecheck) {
             const uint64_t* a = c.src(w, in.a);
             uint64_t* d = w.row(in.d);
-            const uint64_t lim = c.shared_size;
+            uint32_t addr[kWarpSize];
+            if (shared_in_bounds<T>(c, a, in.offset, m, addr)) {
+                for_lanes(m, [&](int l) {
+                    T v;
+                    std::memcpy(&v, c.shared + addr[l], sizeof(T));
+                    d[l] = Signed ? uint64_t(int64_t(std::make_signed_t<T>(v))) : uint64_t(v);
+                });
+                return;
+            }
+            // Some lane is out of bounds or misaligned: the lanes before it load, it faults.
             for_lanes(m, [&](int l) {
-                const uint64_t addr = uint32_t(a[l] + uint64_t(in.offset));   // shared addresses are 32-bit
-                if ((addr & (sizeof(T) - 1)) || addr + sizeof(T) > lim) locate<S>(c, w, l, addr, sizeof(T), false);
                 T v;
-                std::memcpy(&v, c.shared + addr, sizeof(T));
+                std::memcpy(&v, locate<S>(c, w, l, addr[l], sizeof(T), false), sizeof(T));
                 d[l] = Signed ? uint64_t(int64_t(std::make_signed_t<T>(v))) : uint64_t(v);
             });
             return;
         }
+    }
+    uint64_t addr[kWarpSize], lo = 0;
+    if (const uint8_t* base = one_region<T, S>(c, w, in, m, n, false, addr, lo)) {
+        for (int e = 0; e < n; ++e) {
+            const Row r = in.vec_count ? in.vec[e] : in.d;
+            if (r == kNoRow) continue;
+            uint64_t* d = w.row(r);
+            const uint8_t* p = base + e * sizeof(T);
+            for_lanes(m, [&](int l) {
+                T v;
+                std::memcpy(&v, p + (addr[l] - lo), sizeof(T));
+                d[l] = Signed ? uint64_t(int64_t(std::make_signed_t<T>(v))) : uint64_t(v);
+            });
+        }
+        return;
     }
     for_lanes(m, [&](int l) {
         uint64_t addr = address(c, w, in, l);
@@ -169,15 +235,28 @@ void st(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         if (!in.vec_count && in.a != kNoRow && !c.racecheck) {
             const uint64_t* a = c.src(w, in.a);
             const uint64_t* b = c.src(w, in.b);
-            const uint64_t lim = c.shared_size;
+            uint32_t addr[kWarpSize];
+            const bool ok = shared_in_bounds<T>(c, a, in.offset, m, addr);
+            // Lane by lane, so that where lanes overlap the last wins, and before a lane that
+            // faults the earlier ones have stored.
             for_lanes(m, [&](int l) {
-                const uint64_t addr = uint32_t(a[l] + uint64_t(in.offset));   // shared addresses are 32-bit
-                if ((addr & (sizeof(T) - 1)) || addr + sizeof(T) > lim) locate<S>(c, w, l, addr, sizeof(T), true);
-                T v = T(b[l]);
-                std::memcpy(c.shared + addr, &v, sizeof(T));
+                const T v = T(b[l]);
+                std::memcpy(ok ? c.shared + addr[l] : locate<S>(c, w, l, addr[l], sizeof(T), true), &v, sizeof(T));
             });
             return;
         }
+    }
+    uint64_t addr[kWarpSize], lo = 0;
+    if (uint8_t* base = one_region<T, S>(c, w, in, m, n, true, addr, lo)) {
+        // Lane by lane, each lane's elements in turn, as below: where lanes overlap the last wins.
+        for_lanes(m, [&](int l) {
+            uint8_t* p = base + (addr[l] - lo);
+            for (int e = 0; e < n; ++e) {
+                const T v = T(c.src(w, in.vec_count ? in.vec[e] : in.b)[l]);
+                std::memcpy(p + e * sizeof(T), &v, sizeof(T));
+            }
+        });
+        return;
     }
     for_lanes(m, [&](int l) {
         uint64_t addr = address(c, w, in, l);

@@ -56,6 +56,15 @@ public:
         return refill(addr, size, write);
     }
 
+    // Host pointer of `lo` when all of [lo, hi] lies in one region already granted for direct
+    // access (a whole coalesced warp access), else nullptr: the caller then goes byte range by
+    // byte range through direct(), which asks for the region.
+    uint8_t* region(uint64_t lo, uint64_t hi, bool write) const {
+        const Entry& e = m_cache[(lo >> kIndexShift) & (kEntries - 1)];
+        if (e.ptr && lo >= e.start && hi <= e.end && (!write || e.writable)) return e.ptr + (lo - e.start);
+        return nullptr;
+    }
+
     void slow(bool write, uint64_t addr, uint8_t* data, uint32_t size) {
         if (!m_backend || !m_backend->transport(write, addr, data, size))
             throw AccessFault{addr, size, write, "address is not mapped"};

@@ -61,11 +61,16 @@ struct ExecContext {
     }
 };
 
-// Population count without relying on the POPCNT instruction being enabled at compile time.
+// Population count: the POPCNT instruction where the build targets it, else the bit trick (the
+// compiler's builtin would call a library routine).
 inline uint32_t lane_count(LaneMask m) {
+#ifdef __POPCNT__
+    return uint32_t(__builtin_popcount(m));
+#else
     m = m - ((m >> 1) & 0x55555555u);
     m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
     return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+#endif
 }
 
 // The lanes first .. first+size-1: one group of threads a unit serves together (a half-warp ...).
@@ -85,6 +90,26 @@ inline void for_lanes(LaneMask mask, F&& f) {
         mask &= mask - 1;
         f(l);
     }
+}
+
+// The lanes of `mask` for which cond(lane) holds. For a full warp the 32 conditions are computed
+// as bytes, in a loop the compiler vectorises, and packed eight at a time: a multiply gathers the
+// low bit of each byte of a word into its top byte.
+template <class F>
+inline LaneMask lane_mask(LaneMask mask, F&& cond) {
+    LaneMask r = 0;
+    if (mask == 0xFFFFFFFFu) {
+        uint8_t bits[kWarpSize];
+        for (int l = 0; l < kWarpSize; ++l) bits[l] = cond(l) ? 1 : 0;
+        for (int k = 0; k < kWarpSize / 8; ++k) {
+            uint64_t x;
+            __builtin_memcpy(&x, bits + 8 * k, 8);
+            r |= LaneMask((x * 0x0102040810204080ull) >> 56) << (8 * k);
+        }
+        return r;
+    }
+    for_lanes(mask, [&](int l) { r |= LaneMask(cond(l) ? 1 : 0) << l; });
+    return r;
 }
 
 // Register slots hold 64 bits; narrower values sit in the low bits, zero-extended.

@@ -163,6 +163,10 @@ struct KernelImage {
     std::vector<TexOperands> tex_operands;   // texture and surface instructions (Inst::target)
     std::vector<int32_t> function_of_module; // module function index -> image function, -1 if not linked
     bool recursive = false;                  // call chains are unbounded: the SM adds the configured stack
+    // The rows a warp must find at zero when it starts, as the loader's must-define analysis found
+    // them (sw/loader/register_init.h); every row when zero_all_rows.
+    std::vector<Row> zero_rows;
+    bool zero_all_rows = true;
     uint32_t regs_per_thread = 0;            // architectural estimate, for occupancy
 
     const uint64_t* imm_row(Row r) const { return imm_pool.data() + size_t(-1 - r) * kWarpSize; }

@@ -116,10 +116,52 @@ void SmCore::add_cta(uint64_t linear) {
     if (m_signals.warps || m_signals.blocks) record_residency(chip_cycle());
 }
 
+// A warp's registers: the rows a thread may read before writing them start at zero (the loader's
+// analysis, KernelImage::zero_rows); the others keep what the slot's last warp left, which no
+// thread can see. Debug builds fill those with a pattern instead, so that a read the analysis
+// missed changes results in the sanitizer build's tests.
+void SmCore::init_registers(Warp& w, const KernelImage& img) {
+    const size_t n = size_t(img.num_regs) * kWarpSize;
+    if (img.zero_all_rows) {
+        w.regs.assign(n, 0);
+        return;
+    }
+    w.regs.resize(n);
+#ifndef NDEBUG
+    std::fill(w.regs.begin(), w.regs.end(), 0xBADC0FFEE0DDF00Dull);
+#endif
+    for (Row r : img.zero_rows) std::fill_n(w.row(r), kWarpSize, 0);
+}
+
+// The value of a special register that is the same for every lane of the warp.
+uint64_t SmCore::uniform_special(SpecialReg sr, const Cta& cta, uint32_t warp_in_cta) const {
+    const LaunchInfo& l = *m_launch;
+    switch (sr) {
+    case SpecialReg::NtidX: return l.block.x;
+    case SpecialReg::NtidY: return l.block.y;
+    case SpecialReg::NtidZ: return l.block.z;
+    case SpecialReg::CtaidX: return cta.ctaid[0];
+    case SpecialReg::CtaidY: return cta.ctaid[1];
+    case SpecialReg::CtaidZ: return cta.ctaid[2];
+    case SpecialReg::NctaidX: return l.grid.x;
+    case SpecialReg::NctaidY: return l.grid.y;
+    case SpecialReg::NctaidZ: return l.grid.z;
+    case SpecialReg::WarpId: return cta.first_warp + warp_in_cta;
+    case SpecialReg::NWarpId: return m_cfg.max_warps;
+    case SpecialReg::SmId: return m_smid;
+    case SpecialReg::NSmId: return l.num_sms;
+    case SpecialReg::GridId: return l.grid_id;
+    case SpecialReg::DynamicSmemSize: return l.dynamic_shared;
+    case SpecialReg::TotalSmemSize: return l.shared_per_cta();
+    case SpecialReg::Count: return 0;
+    default: return l.envreg[size_t(uint8_t(sr) - uint8_t(SpecialReg::EnvReg0))];
+    }
+}
+
 void SmCore::init_warp(Warp& w, const Cta& cta, uint32_t k) {
     const LaunchInfo& l = *m_launch;
     const KernelImage& img = *l.kernel;
-    w.regs.assign(size_t(img.num_regs) * kWarpSize, 0);
+    init_registers(w, img);
     w.preds.assign(img.num_preds, 0);
     for (auto [p, v] : img.constant_preds) w.preds[p] = v ? ~0u : 0u;
     // Unbounded call chains (recursion) get the configured stack above the kernel's own frame.
@@ -132,39 +174,32 @@ void SmCore::init_warp(Warp& w, const Cta& cta, uint32_t k) {
     LaneMask mask = lanes == 32 ? ~0u : ((1u << lanes) - 1);
     for (auto [sr, row] : img.special_rows) {
         uint64_t* r = w.row(row);
-        for (int lane = 0; lane < kWarpSize; ++lane) {
-            uint32_t t = first + uint32_t(lane);
-            uint64_t v = 0;
-            switch (sr) {
-            case SpecialReg::TidX: v = t % l.block.x; break;
-            case SpecialReg::TidY: v = (t / l.block.x) % l.block.y; break;
-            case SpecialReg::TidZ: v = t / (l.block.x * l.block.y); break;
-            case SpecialReg::NtidX: v = l.block.x; break;
-            case SpecialReg::NtidY: v = l.block.y; break;
-            case SpecialReg::NtidZ: v = l.block.z; break;
-            case SpecialReg::CtaidX: v = cta.ctaid[0]; break;
-            case SpecialReg::CtaidY: v = cta.ctaid[1]; break;
-            case SpecialReg::CtaidZ: v = cta.ctaid[2]; break;
-            case SpecialReg::NctaidX: v = l.grid.x; break;
-            case SpecialReg::NctaidY: v = l.grid.y; break;
-            case SpecialReg::NctaidZ: v = l.grid.z; break;
-            case SpecialReg::LaneId: v = uint32_t(lane); break;
-            case SpecialReg::WarpId: v = cta.first_warp + k; break;
-            case SpecialReg::NWarpId: v = m_cfg.max_warps; break;
-            case SpecialReg::SmId: v = m_smid; break;
-            case SpecialReg::NSmId: v = l.num_sms; break;
-            case SpecialReg::GridId: v = l.grid_id; break;
-            case SpecialReg::LanemaskEq: v = 1u << lane; break;
-            case SpecialReg::LanemaskLt: v = (1u << lane) - 1; break;
-            case SpecialReg::LanemaskLe: v = lane == 31 ? ~0u : (2u << lane) - 1; break;
-            case SpecialReg::LanemaskGt: v = lane == 31 ? 0u : ~((2u << lane) - 1); break;
-            case SpecialReg::LanemaskGe: v = ~((1u << lane) - 1); break;
-            case SpecialReg::DynamicSmemSize: v = l.dynamic_shared; break;
-            case SpecialReg::TotalSmemSize: v = l.shared_per_cta(); break;
-            case SpecialReg::Count: break;
-            default: v = l.envreg[size_t(uint8_t(sr) - uint8_t(SpecialReg::EnvReg0))]; break;
-            }
-            r[lane] = uint32_t(v);
+        auto per_lane = [&](auto value) {
+            for (uint32_t lane = 0; lane < uint32_t(kWarpSize); ++lane) r[lane] = uint32_t(value(first + lane, lane));
+        };
+        // A warp within one row of the block (the usual case) has x = x0 + lane and y, z fixed.
+        const uint32_t x0 = first % l.block.x, y0 = (first / l.block.x) % l.block.y, z0 = first / (l.block.x * l.block.y);
+        const bool one_row = x0 + uint32_t(kWarpSize) <= l.block.x;
+        switch (sr) {
+        case SpecialReg::TidX:
+            if (one_row) per_lane([&](uint32_t, uint32_t lane) { return x0 + lane; });
+            else per_lane([&](uint32_t t, uint32_t) { return t % l.block.x; });
+            break;
+        case SpecialReg::TidY:
+            if (one_row) std::fill_n(r, kWarpSize, uint64_t(y0));
+            else per_lane([&](uint32_t t, uint32_t) { return (t / l.block.x) % l.block.y; });
+            break;
+        case SpecialReg::TidZ:
+            if (one_row) std::fill_n(r, kWarpSize, uint64_t(z0));
+            else per_lane([&](uint32_t t, uint32_t) { return t / (l.block.x * l.block.y); });
+            break;
+        case SpecialReg::LaneId: per_lane([](uint32_t, uint32_t lane) { return lane; }); break;
+        case SpecialReg::LanemaskEq: per_lane([](uint32_t, uint32_t lane) { return 1u << lane; }); break;
+        case SpecialReg::LanemaskLt: per_lane([](uint32_t, uint32_t lane) { return (1u << lane) - 1; }); break;
+        case SpecialReg::LanemaskLe: per_lane([](uint32_t, uint32_t lane) { return lane == 31 ? ~0u : (2u << lane) - 1; }); break;
+        case SpecialReg::LanemaskGt: per_lane([](uint32_t, uint32_t lane) { return lane == 31 ? 0u : ~((2u << lane) - 1); }); break;
+        case SpecialReg::LanemaskGe: per_lane([](uint32_t, uint32_t lane) { return ~((1u << lane) - 1); }); break;
+        default: std::fill_n(r, kWarpSize, uint64_t(uint32_t(uniform_special(sr, cta, k)))); break;
         }
     }
     simt::start(w, mask);
@@ -208,16 +243,32 @@ void SmCore::execute(Warp& w, const Inst& in) {
     }
 }
 
+// Functional mode's inner loop: execute() for one instruction after another of one warp.
 uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
     const Inst* code = m_ctx.kernel->code.data();
+    const uint32_t n = uint32_t(m_ctx.kernel->code.size());
     uint64_t issued = 0;
     uint64_t threads = 0;
-    while (issued < budget && settle(w)) {
-        ++issued;
-        ++m_ctx.issue_slots;
-        threads += lane_count(w.active);
-        execute(w, code[w.pc]);
-        if (w.state != Warp::State::Ready) break;
+    try {
+        while (issued < budget) {
+            // A warp that stands at an instruction (the common case) needs no settling.
+            if ((w.active == 0 || w.pc == w.rpc || w.pc >= n) && !settle(w)) break;
+            const Inst& in = code[w.pc];
+            LaneMask m = w.active;
+            if (in.guard >= 0) m &= in.guard_negated ? ~w.preds[in.guard] : w.preds[in.guard];
+            ++issued;
+            ++m_ctx.issue_slots;   // %clock counts the instruction that reads it
+            threads += lane_count(w.active);
+            ++w.pc;
+            in.fn(m_ctx, w, in, m);
+            if (w.state != Warp::State::Ready) break;
+        }
+    } catch (const AccessFault& f) {
+        --w.pc;
+        raise_fault(w, f);
+    } catch (const ExecFault& f) {
+        --w.pc;
+        raise_fault(w, f);
     }
     m_stats.warp_instructions += issued;
     m_stats.thread_instructions += threads;
@@ -323,7 +374,8 @@ void SmCore::retire_warp(Warp& w) {
         return;
     }
     if (record) record_residency(chip_cycle() + 1);
-    for (uint32_t id = 0; id < 16; ++id) release_barrier(cta, id);
+    // Its exit may complete the barriers its block's other warps wait at.
+    for (uint32_t ids = m_barrier.waiting(w.cta_slot); ids; ids &= ids - 1) release_barrier(cta, uint32_t(__builtin_ctz(ids)));
 }
 
 // A block whose live warps all wait, at barriers that cannot open: the report says which warps

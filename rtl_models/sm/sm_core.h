@@ -156,6 +156,8 @@ private:
     std::vector<ScanHint> m_hints;
 
     void init_warp(Warp& w, const Cta& cta, uint32_t warp_in_cta);
+    void init_registers(Warp& w, const KernelImage& img);
+    uint64_t uniform_special(SpecialReg sr, const Cta& cta, uint32_t warp_in_cta) const;
     uint64_t run_warp(Warp& w, uint64_t budget);
     bool settle(Warp& w);
     void execute(Warp& w, const Inst& in);

@@ -76,6 +76,7 @@ void Decoder::run() {
     f.kind = Flow::Kind::Exit;
     flow.push_back(f);
     set_reconvergence(flow);
+    if (m_is_kernel) m_b.kernel_flow = std::move(flow);
 }
 
 // The function's registers are a contiguous block of rows (and predicates), so a recursive

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "loader/image_builder.h"
+#include "loader/register_init.h"
 
 namespace gpusim::loader {
 
@@ -215,6 +216,7 @@ std::shared_ptr<KernelImage> build_image(const ptx::Module& mod, uint32_t root, 
     img.num_regs = b.next_row;
     img.regs_per_thread = b.kernel_words + b.function_words;
     size_stack(img);
+    find_rows_to_zero(img, b.kernel_flow);
     return b.img;
 }
 

@@ -314,3 +314,45 @@ BOOST_AUTO_TEST_CASE(special_registers_the_model_cannot_answer_are_named) {
 })", 1);
     BOOST_TEST(mem.u32(0) == 7u);
 }
+
+// Only the registers a thread may read before writing them start at zero: written on one path
+// only, written under a guard, read by a shuffle (another lane's value) or never written.
+// Everything written on every path before its reads is left as the warp slot held it.
+BOOST_AUTO_TEST_CASE(only_registers_read_before_written_are_cleared) {
+    const std::string src = std::string(test::kPtxHeader) + R"(
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<10>;
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    setp.eq.u32 %p1, %r1, 0;
+    @%p1 bra SKIP;
+    mov.u32 %r2, 5;
+SKIP:
+    add.u32 %r3, %r2, %r1;
+    @%p1 mov.u32 %r4, 1;
+    add.u32 %r5, %r4, %r3;
+    shfl.sync.idx.b32 %r6, %r5, 0, 31, -1;
+    add.u32 %r7, %r8, %r6;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd2, %rd2, %rd1;
+    st.global.u32 [%rd2], %r7;
+    ret;
+})";
+    ptx::Module m = ptx::parse("k.ptx", src);
+    auto img = loader::decode_kernel(m, m.functions[0], {});
+    BOOST_REQUIRE(!img->zero_all_rows);
+    // The decoder gives each PTX register its own row, in declaration order: %r0.. then %rd0...
+    const Row r0 = img->functions[0].first_row;
+    auto cleared = [&](int reg) { return std::count(img->zero_rows.begin(), img->zero_rows.end(), r0 + reg) == 1; };
+    BOOST_TEST(cleared(2));    // written on the fall-through path only
+    BOOST_TEST(cleared(4));    // written under a guard
+    BOOST_TEST(cleared(5));    // a shuffle reads it from another lane
+    BOOST_TEST(cleared(8));    // never written
+    for (int reg : {1, 3, 6, 7}) BOOST_TEST(!cleared(reg), "%r" << reg << " is written before every read");
+    // And the kernel computes with zeros there: r7 = shfl(r5 of lane 0) = r4 + r3 of lane 0 = 1 + (0 + 0).
+    TestMemory mem = run(src.substr(std::string(test::kPtxHeader).size()), 32);
+    for (uint32_t t = 0; t < 32; ++t) BOOST_TEST(mem.u32(t) == 1u, "lane " << t);
+}
