@@ -166,6 +166,12 @@ private:
     void deliver_reduction(Warp& w, const BarrierUnit::Barrier& b);
     // Timing mode (sm_timing.cpp).
     bool try_issue(uint32_t sched, uint64_t t, bool& exclusive_used, int& why, uint64_t& next);
+    struct Check {
+        enum Outcome : uint8_t { Issued, Blocked, Nothing } outcome;
+        uint8_t why = 0;        // Blocked: the reason (WarpScheduler::Stall) and until when
+        uint64_t at = 0;
+    };
+    Check check_warp(uint32_t sched, uint64_t t, uint32_t wi, bool& exclusive_used);
     void issue_timed(Warp& w, uint32_t sched, uint64_t t);
     uint64_t operand_ready(const Warp& w, const Inst& in, uint8_t& source) const;
     uint64_t issue_ready(Warp& w, const Inst& in) const;

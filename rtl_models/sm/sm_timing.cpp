@@ -133,67 +133,84 @@ uint64_t SmCore::issue_ready(Warp& w, const Inst& in) const {
 // any of them could (the scheduler sleeps until then).
 bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, uint64_t& next) {
     TimingUnits& u = *m_units;
-    const Inst* code = m_ctx.kernel->code.data();
-    const uint32_t n = uint32_t(m_ctx.kernel->code.size());
+    const bool use_hints = u.cfg.skip_idle;
+    const bool exclusive = exclusive_used;
+    // The scan's findings live in locals, written back once at the end; the candidates whose hint
+    // settles them are handled here, the rest by check_warp (out of line, so that this loop keeps
+    // its state in registers).
     int first_blocked = -1;
     uint32_t blocked_warp = 0;
     bool at_barrier = false;
-    next = UINT64_MAX;
+    uint64_t earliest = UINT64_MAX;
     // Records that warp wi cannot issue before `at`, and why (the reason of the first one counts).
     auto block = [&](uint32_t wi, Stall why_blocked, uint64_t at) {
         if (first_blocked < 0) first_blocked = int(why_blocked), blocked_warp = wi;
-        next = std::min(next, at);
+        earliest = std::min(earliest, at);
     };
-    // Whether a warp whose operands are ready at `ready` waits for its pipe copy (free from
-    // `pipe_free`) or its operands: the pipe is checked first.
-    auto waits = [&](uint32_t wi, uint64_t ready, uint64_t pipe_free) {
-        if (pipe_free > t || exclusive_used) {
-            block(wi, Stall::PipeBusy, std::max({ready, pipe_free, t + 1}));
-            return true;
-        }
-        if (ready > t) {
-            block(wi, Stall::Dependency, ready);
-            return true;
-        }
-        return false;
-    };
-    const CandidateOrder order = u.schedulers[s]->candidates();
-    for (size_t k = 0, n_candidates = order.size(); k < n_candidates; ++k) {
-        const uint32_t wi = order[k];
-        if (order.repeat(k, wi)) continue;
-        // What an earlier scan found, checked as a full check would. Without skipping, every warp
-        // is checked in full (the test of both).
-        const ScanHint hint = m_hints[wi];
-        if (hint.pipe_free && u.cfg.skip_idle && waits(wi, hint.not_before, *hint.pipe_free)) continue;
-        Warp& w = m_warps[wi];
-        if (w.state != Warp::State::Ready) {
-            at_barrier |= w.state == Warp::State::AtBarrier;
-            continue;
-        }
-        if (!settled(w, n) && !settle(w)) {
-            if (w.state == Warp::State::Done) m_retire.push_back(wi);
-            continue;
-        }
-        const Inst& in = code[w.pc];
-        Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
-        const uint64_t ready = issue_ready(w, in);
-        m_hints[wi] = ScanHint{ready, p.next_free_at(p.instance(s))};
-        if (waits(wi, ready, p.next_free(p.instance(s)))) continue;
-        if (p.exclusive()) {
-            bool others = false;
-            for (const auto& sc : u.schedulers) others |= sc->issued_at(t);
-            if (others) {
-                block(wi, Stall::PipeBusy, t + 1);
-                continue;
+    const ScanHint* hints = m_hints.data();
+    // One candidate; true when it issued.
+    auto visit = [&](uint32_t wi) {
+        // What an earlier scan found, checked as a full check would: the pipe first, then the
+        // operands. Without skipping, every warp is checked in full (the test of both).
+        const ScanHint hint = hints[wi];
+        if (hint.pipe_free && use_hints) {
+            const uint64_t pipe_free = *hint.pipe_free;
+            if (pipe_free > t || exclusive) {
+                block(wi, Stall::PipeBusy, std::max({hint.not_before, pipe_free, t + 1}));
+                return false;
             }
-            exclusive_used = true;
+            if (hint.not_before > t) {
+                block(wi, Stall::Dependency, hint.not_before);
+                return false;
+            }
         }
-        issue_timed(w, s, t);
-        return true;
-    }
+        const Warp::State state = m_warps[wi].state;
+        if (state != Warp::State::Ready) {
+            at_barrier |= state == Warp::State::AtBarrier;
+            return false;
+        }
+        const Check c = check_warp(s, t, wi, exclusive_used);
+        if (c.outcome == Check::Blocked) block(wi, Stall(c.why), c.at);
+        return c.outcome == Check::Issued;
+    };
+    // The candidates in policy order (CandidateOrder): the first one, then the list from `start`
+    // round to `start` - 1, passing over the first one where the list holds it again.
+    const CandidateOrder order = u.schedulers[s]->candidates();
+    if (order.first != CandidateOrder::kNone && visit(order.first)) return true;
+    for (size_t i = order.start; i < order.count; ++i)
+        if (order.warps[i] != order.first && visit(order.warps[i])) return true;
+    for (size_t i = 0; i < order.start; ++i)
+        if (order.warps[i] != order.first && visit(order.warps[i])) return true;
+    next = earliest;
     if (first_blocked >= 0) why = refine_stall(m_warps[blocked_warp], uint8_t(first_blocked), t);
     else why = int(at_barrier ? Stall::Barrier : order.size() ? Stall::NoEligible : Stall::NoWarp);
     return false;
+}
+
+// A ready candidate checked in full: issued, blocked (why and until when), or with nothing to
+// offer (finishing). Its findings become its hint.
+__attribute__((noinline)) SmCore::Check SmCore::check_warp(uint32_t s, uint64_t t, uint32_t wi, bool& exclusive_used) {
+    TimingUnits& u = *m_units;
+    Warp& w = m_warps[wi];
+    if (!settled(w, uint32_t(m_ctx.kernel->code.size())) && !settle(w)) {
+        if (w.state == Warp::State::Done) m_retire.push_back(wi);
+        return {Check::Nothing};
+    }
+    const Inst& in = m_ctx.kernel->code[w.pc];
+    Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
+    const uint64_t ready = issue_ready(w, in);
+    m_hints[wi] = ScanHint{ready, p.next_free_at(p.instance(s))};
+    const uint64_t pipe_free = p.next_free(p.instance(s));
+    if (pipe_free > t || exclusive_used) return {Check::Blocked, uint8_t(Stall::PipeBusy), std::max({ready, pipe_free, t + 1})};
+    if (ready > t) return {Check::Blocked, uint8_t(Stall::Dependency), ready};
+    if (p.exclusive()) {
+        bool others = false;
+        for (const auto& sc : u.schedulers) others |= sc->issued_at(t);
+        if (others) return {Check::Blocked, uint8_t(Stall::PipeBusy), t + 1};
+        exclusive_used = true;
+    }
+    issue_timed(w, s, t);
+    return {Check::Issued};
 }
 
 // Prices a memory instruction before it executes (its address register may be overwritten).
@@ -348,8 +365,7 @@ uint64_t SmCore::step_until(uint64_t until) {
         const uint32_t live_warps = m_live_warps;
         bool any = false, exclusive_used = false;
         // Schedulers that share a pipe take turns at being first, so none starves.
-        for (size_t k = 0; k < ns; ++k) {
-            const size_t s = (k + t) % ns;
+        for (size_t k = 0, s = t % ns; k < ns; ++k, s = s + 1 == ns ? 0 : s + 1) {
             WarpScheduler& sc = *u.schedulers[s];
             why[s] = -1;
             lost[s] = 0;
