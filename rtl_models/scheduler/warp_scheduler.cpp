@@ -11,17 +11,27 @@ namespace {
 // Loose round-robin: the warp after the one that issued last comes first.
 class LooseRoundRobin : public SchedulingPolicy {
 public:
-    void add(uint32_t warp, uint64_t) override { m_warps.insert(std::upper_bound(m_warps.begin(), m_warps.end(), warp), warp); }
-    void remove(uint32_t warp) override { m_warps.erase(std::find(m_warps.begin(), m_warps.end(), warp)); }
-    CandidateOrder order() override {
-        size_t start = std::upper_bound(m_warps.begin(), m_warps.end(), m_last) - m_warps.begin();
-        return {m_warps.data(), m_warps.size(), m_warps.empty() ? 0 : start % m_warps.size()};
+    void add(uint32_t warp, uint64_t) override {
+        m_warps.insert(std::upper_bound(m_warps.begin(), m_warps.end(), warp), warp);
+        update();
     }
-    void issued(uint32_t warp) override { m_last = warp; }
+    void remove(uint32_t warp) override {
+        m_warps.erase(std::find(m_warps.begin(), m_warps.end(), warp));
+        update();
+    }
+    void issued(uint32_t warp) override {
+        m_last = warp;
+        update();
+    }
 
 private:
     std::vector<uint32_t> m_warps;
     uint32_t m_last = UINT32_MAX;
+
+    void update() {
+        size_t start = std::upper_bound(m_warps.begin(), m_warps.end(), m_last) - m_warps.begin();
+        m_order = {m_warps.data(), m_warps.size(), m_warps.empty() ? 0 : start % m_warps.size()};
+    }
 };
 
 // Greedy-then-oldest: keep issuing from the same warp until it stalls, then the oldest ready one.
@@ -31,20 +41,20 @@ public:
         const auto at = std::upper_bound(m_ages.begin(), m_ages.end(), age) - m_ages.begin();
         m_ages.insert(m_ages.begin() + at, age);
         m_warps.insert(m_warps.begin() + at, warp);
+        m_order = {m_warps.data(), m_warps.size(), 0, m_order.first};
     }
     void remove(uint32_t warp) override {
         const auto at = std::find(m_warps.begin(), m_warps.end(), warp) - m_warps.begin();
         m_ages.erase(m_ages.begin() + at);
         m_warps.erase(m_warps.begin() + at);
-        if (m_greedy == warp) m_greedy = CandidateOrder::kNone;
+        m_order = {m_warps.data(), m_warps.size(), 0, m_order.first == warp ? CandidateOrder::kNone : m_order.first};
     }
-    CandidateOrder order() override { return {m_warps.data(), m_warps.size(), 0, m_greedy}; }
-    void issued(uint32_t warp) override { m_greedy = warp; }
+    // The greedy warp comes first.
+    void issued(uint32_t warp) override { m_order.first = warp; }
 
 private:
     std::vector<uint64_t> m_ages;       // arrival order of the warps (unique), oldest first
     std::vector<uint32_t> m_warps;      // the warps in that order
-    uint32_t m_greedy = CandidateOrder::kNone;
 };
 
 // Two-level: round-robin among a small active set; a warp that waits on a long-latency result
@@ -52,18 +62,19 @@ private:
 class TwoLevel : public SchedulingPolicy {
 public:
     explicit TwoLevel(uint32_t active) : m_size(std::max(active, 1u)) {}
-    void add(uint32_t warp, uint64_t) override { m_queue.push_back(warp); fill(); }
+    void add(uint32_t warp, uint64_t) override {
+        m_queue.push_back(warp);
+        fill();
+    }
     void remove(uint32_t warp) override {
         erase(m_active, warp);
         erase(m_queue, warp);
         fill();
     }
-    CandidateOrder order() override {
-        return {m_active.data(), m_active.size(), m_active.empty() ? 0 : m_next % m_active.size()};
-    }
     void issued(uint32_t warp) override {
         auto it = std::find(m_active.begin(), m_active.end(), warp);
         if (it != m_active.end()) m_next = size_t(it - m_active.begin()) + 1;
+        update();
     }
     void long_stall(uint32_t warp) override {
         if (!erase(m_active, warp)) return;
@@ -87,7 +98,9 @@ private:
             m_active.push_back(m_queue.front());
             m_queue.erase(m_queue.begin());
         }
+        update();
     }
+    void update() { m_order = {m_active.data(), m_active.size(), m_active.empty() ? 0 : m_next % m_active.size()}; }
 };
 
 } // namespace

@@ -38,17 +38,21 @@ struct CandidateOrder {
     bool repeat(size_t k, uint32_t warp) const { return warp == first && k != 0; }
 };
 
-// A scheduling policy, chosen by name in the config (scheduler.policy).
+// A scheduling policy, chosen by name in the config (scheduler.policy). Each call that changes
+// the priorities brings the candidate order up to date, so reading it (every scan) costs no call.
 class SchedulingPolicy {
 public:
     virtual ~SchedulingPolicy() = default;
     virtual void add(uint32_t warp, uint64_t age) = 0;
     virtual void remove(uint32_t warp) = 0;
-    // Candidate warps, highest priority first; valid until the next call that changes the policy.
-    virtual CandidateOrder order() = 0;
     virtual void issued(uint32_t warp) = 0;
     // The warp waits for a long-latency result (two-level scheduling moves it out of the active set).
     virtual void long_stall(uint32_t warp) { (void)warp; }
+    // Candidate warps, highest priority first; valid until the next call that changes the policy.
+    const CandidateOrder& order() const { return m_order; }
+
+protected:
+    CandidateOrder m_order;
 };
 
 std::unique_ptr<SchedulingPolicy> make_policy(const SchedulerConfig& cfg);
@@ -59,7 +63,7 @@ public:
 
     void add(uint32_t warp, uint64_t age) { m_policy->add(warp, age); }
     void remove(uint32_t warp) { m_policy->remove(warp); }
-    CandidateOrder candidates() { return m_policy->order(); }
+    const CandidateOrder& candidates() const { return m_policy->order(); }
     void issued(uint32_t warp, uint64_t cycle, uint64_t dispatch_cycles);
     void long_stall(uint32_t warp) { m_policy->long_stall(warp); }
     // Whether the scheduler can dispatch at `cycle` (with serial dispatch it waits for the pipe).

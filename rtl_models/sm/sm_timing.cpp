@@ -154,13 +154,13 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
         // operands. Without skipping, every warp is checked in full (the test of both).
         const ScanHint hint = hints[wi];
         if (hint.pipe_free && use_hints) {
+            // Decided without branching on the values (they vary from warp to warp): the pipe
+            // first, at max(operands, pipe, t + 1), then the operands.
             const uint64_t pipe_free = *hint.pipe_free;
-            if (pipe_free > t || exclusive) {
-                block(wi, Stall::PipeBusy, std::max({hint.not_before, pipe_free, t + 1}));
-                return false;
-            }
-            if (hint.not_before > t) {
-                block(wi, Stall::Dependency, hint.not_before);
+            const bool pipe_busy = pipe_free > t || exclusive;
+            if (pipe_busy || hint.not_before > t) {
+                const uint64_t at = pipe_busy ? std::max({hint.not_before, pipe_free, t + 1}) : hint.not_before;
+                block(wi, pipe_busy ? Stall::PipeBusy : Stall::Dependency, at);
                 return false;
             }
         }
@@ -175,7 +175,7 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
     };
     // The candidates in policy order (CandidateOrder): the first one, then the list from `start`
     // round to `start` - 1, passing over the first one where the list holds it again.
-    const CandidateOrder order = u.schedulers[s]->candidates();
+    const CandidateOrder& order = u.schedulers[s]->candidates();
     if (order.first != CandidateOrder::kNone && visit(order.first)) return true;
     for (size_t i = order.start; i < order.count; ++i)
         if (order.warps[i] != order.first && visit(order.warps[i])) return true;
