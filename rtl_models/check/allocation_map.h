@@ -4,6 +4,8 @@
 // checks each global access against the exact bounds of the allocation whose pages it lands in.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -38,16 +40,17 @@ public:
     // but reaches past the bytes it asked for. Addresses in no allocation's pages are left to the
     // memory system, which faults on unmapped ones.
     void check(uint64_t addr, uint32_t size, bool write) const {
-        const Allocation* a = m_last;
+        const Allocation* a = m_last.load(std::memory_order_relaxed);
         if (!a || addr < a->base || addr >= a->base + a->mapped) a = containing(addr);
         if (!a) return;
-        m_last = a;
+        m_last.store(a, std::memory_order_relaxed);
         if (addr + size > a->base + a->bytes) out_of_bounds(addr, size, write);
     }
 
 private:
     std::map<uint64_t, Allocation> m_by_base;
-    mutable const Allocation* m_last = nullptr;   // the allocation the last check found
+    // The allocation the last check found (SMs on host threads share it; any value is a valid guess).
+    mutable std::atomic<const Allocation*> m_last{nullptr};
 
     const Allocation* containing(uint64_t addr) const;
     [[noreturn]] static void out_of_bounds(uint64_t addr, uint32_t size, bool write);

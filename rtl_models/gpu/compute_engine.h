@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "gpu/gpu_config.h"
 #include "gpu/kernel_profile.h"
 #include "gpu/progress_meter.h"
+#include "gpu/sm_cluster.h"
 #include "trace/trace_recorder.h"
 #include "gpu/program_store.h"
 #include "gpu/registers.h"
@@ -72,7 +74,12 @@ public:
         uint64_t blocks = 0, blocks_done = 0;
     };
     Progress progress() const;
-    void set_progress(ProgressMeter* p) { m_progress = p; }
+    void set_progress(ProgressMeter* p) {
+        m_progress = p;
+        if (m_cluster) m_cluster->set_progress(p);
+    }
+    // Functional mode's SMs on host threads (null in timing mode).
+    const SmCluster* cluster() const { return m_cluster.get(); }
     // The name of a kernel handle, for the timeline of the streams.
     std::string kernel_name(uint32_t handle) const;
 
@@ -80,6 +87,7 @@ private:
     const GpuConfig& m_cfg;
     ProgramStore& m_programs;
     std::vector<Sm*>& m_sms;
+    std::unique_ptr<SmCluster> m_cluster;
     RaceCheck* m_racecheck;
     LaunchRequest m_request;
     bool m_busy = false;

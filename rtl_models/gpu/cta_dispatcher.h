@@ -20,6 +20,8 @@ public:
         if (!m_aborted) { m_fault = why; m_kind = kind; }
         m_aborted = true;
     }
+    // Blocks not handed out yet.
+    uint64_t remaining() const { return m_aborted ? 0 : m_total - m_next; }
     bool aborted() const { return m_aborted; }
     const std::string& fault() const { return m_fault; }
     FaultKind fault_kind() const { return m_kind; }

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -335,6 +336,7 @@ GpuConfig parse_config(const std::string& path, std::string_view text,
     r.get("chip", "malloc_heap_bytes", c.malloc_heap_bytes);
     r.get("sim", "quantum_cycles", c.quantum_cycles);
     r.get("sim", "warp_slice", c.sm.warp_slice);
+    r.get("sim", "threads", c.threads);
     r.get("sim", "max_cycles", c.sm.max_cycles);
     r.get("sim", "timeout_seconds", c.sm.timeout_seconds);
     r.get("sim", "memcheck", c.sm.memcheck);
@@ -369,6 +371,10 @@ GpuConfig parse_config(const std::string& path, std::string_view text,
     r.finish();
     c.effective = doc;
     return c;
+}
+
+uint32_t GpuConfig::host_threads() const {
+    return threads ? threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
 } // namespace gpusim

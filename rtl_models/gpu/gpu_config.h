@@ -60,9 +60,12 @@ struct GpuConfig {
     uint64_t malloc_heap_bytes = 8ull << 20;   // device-side malloc heap (cudaLimitMallocHeapSize)
     PcieConfig pcie;
     uint32_t quantum_cycles = 10000;
+    uint32_t threads = 0;            // host threads for functional mode's SMs (SmCluster); 0: one per core
     nlohmann::json effective;        // the resolved config, written next to the stats
 
     double cycle_ns() const { return 1000.0 / core_clock_mhz; }
+    // The host threads a run uses: sim.threads, or the host's cores when 0.
+    uint32_t host_threads() const;
 };
 
 // Finds a config by name in the bundled configs directory, or loads a path to a JSON file.

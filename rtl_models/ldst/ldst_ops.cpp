@@ -156,8 +156,30 @@ uint8_t* one_region(ExecContext& c, Warp& w, const Inst& in, LaneMask m, int ele
         if (S == MemSpace::Generic && high >= memory_map::kSharedWindowBase &&
             low < memory_map::kLocalWindowBase + memory_map::kLocalWindowSize)
             return nullptr;
+        // The host's memory waits for the SM's turn (wait_turn_for_host_memory), whether or not
+        // the SM holds a direct pointer to it just now.
+        if (c.apart && high >= memory_map::kDeviceLimit &&
+            !(memory_map::in_managed_window(low) && memory_map::in_managed_window(high)))
+            return nullptr;
         lo = low;
         return c.gmem->region(low, high, write);
+    }
+}
+
+// While the SMs run apart on host threads, an access of the host's memory (over the link, where
+// what moves is accounted in order) waits for the SM's turn: it stops before any lane moves.
+template <MemSpace S>
+void wait_turn_for_host_memory(const ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    if constexpr (S == MemSpace::Global || S == MemSpace::Generic) {
+        if (!c.apart) return;
+        bool host = false;
+        if (in.a == kNoRow) {
+            host = m && memory_map::is_host_address(effective_address(0, in));
+        } else {
+            const uint64_t* a = c.src(w, in.a);
+            for_lanes(m, [&](int l) { host |= memory_map::is_host_address(effective_address(a[l], in)); });
+        }
+        if (host) throw PauseRequest{};
     }
 }
 
@@ -167,6 +189,7 @@ void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     int n = in.vec_count ? in.vec_count : 1;
     // A lane-independent address (a parameter, a variable) is read once and broadcast.
     if (in.a == kNoRow && S != MemSpace::Local && m) {
+        wait_turn_for_host_memory<S>(c, w, in, m);
         int first = __builtin_ctz(m);
         for (int e = 0; e < n; ++e) {
             T v = load_elem<T, S>(c, w, first, uint64_t(in.offset) + uint64_t(e) * sizeof(T));
@@ -217,6 +240,7 @@ void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         }
         return;
     }
+    wait_turn_for_host_memory<S>(c, w, in, m);
     for_lanes(m, [&](int l) {
         uint64_t addr = address(c, w, in, l);
         for (int e = 0; e < n; ++e) {
@@ -258,6 +282,7 @@ void st(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         });
         return;
     }
+    wait_turn_for_host_memory<S>(c, w, in, m);
     for_lanes(m, [&](int l) {
         uint64_t addr = address(c, w, in, l);
         for (int e = 0; e < n; ++e) {
@@ -299,8 +324,46 @@ bool flushes(uint64_t addr) {
 float canonical_nan() { return get<float>(0x7FFFFFFFu); }
 float flush_subnormal(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
 
+constexpr bool commutes(int op) { return op == kAdd || op == kMin || op == kMax || op == kAnd || op == kOr || op == kXor; }
+
+// While the SMs run apart on host threads, an integer reduction whose old value no instruction
+// reads (the loader leaves it unordered, sw/loader/ordering.h) runs as the host's own atomic
+// read-modify-write: other SMs may update the same word meanwhile, and in any order the value
+// left is the same. A lane the direct path cannot take (a fault to report, a check to run, the
+// host's memory, memory reached through transactions) sends the instruction to the SM's turn,
+// before any lane moves.
+template <class T, int Op, MemSpace S>
+void atom_apart(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    if (c.memcheck || c.racecheck) throw PauseRequest{};
+    uint8_t* p[kWarpSize] = {};
+    bool direct = true;
+    for_lanes(m, [&](int l) {
+        const uint64_t addr = address(c, w, in, l);
+        if (!direct || (addr & (sizeof(T) - 1)) || memory_map::is_host_address(addr)) { direct = false; return; }
+        try {
+            p[l] = locate<S, true>(c, w, l, addr, sizeof(T), true);
+        } catch (const AccessFault&) {
+            p[l] = nullptr;
+        }
+        direct = p[l] != nullptr;
+    });
+    if (!direct) throw PauseRequest{};
+    const uint64_t* b = c.src(w, in.b);
+    for_lanes(m, [&](int l) {
+        T* word = reinterpret_cast<T*>(p[l]);
+        T old = __atomic_load_n(word, __ATOMIC_RELAXED);
+        while (!__atomic_compare_exchange_n(word, &old, atom_apply<T, Op>(old, get<T>(b[l]), T(0)), true,
+                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        }
+        if (in.d != kNoRow) w.row(in.d)[l] = put<T>(old);
+    });
+}
+
 template <class T, int Op, MemSpace S>
 void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    if constexpr (std::is_integral_v<T> && commutes(Op) && (S == MemSpace::Global || S == MemSpace::Generic)) {
+        if (c.apart) return atom_apart<T, Op, S>(c, w, in, m);
+    }
     const uint64_t* b = c.src(w, in.b);
     const uint64_t* cc = in.c == kNoRow ? nullptr : c.src(w, in.c);
     for_lanes(m, [&](int l) {
@@ -479,7 +542,10 @@ OpChoice select_memory_op(const OpSpec& s) {
                         s.has("release") || s.has("acq_rel");
     const bool release = (op == "st" || op == "atom" || op == "red") && (s.has("release") || s.has("acq_rel")) &&
                          (s.has("gpu") || s.has("sys"));
-    c.aux = uint8_t((strong ? kOrderStrong : 0) | (release ? kOrderRelease : 0));
+    const bool integer = t[0] == 'u' || t[0] == 's' || t[0] == 'b';
+    const bool commutes = (op == "atom" || op == "red") && integer &&
+                          (s.has("add") || s.has("min") || s.has("max") || s.has("and") || s.has("or") || s.has("xor"));
+    c.aux = uint8_t((strong ? kOrderStrong : 0) | (release ? kOrderRelease : 0) | (commutes ? kAtomCommutes : 0));
     if (op == "cvta") {
         c.layout = Layout::D_A;
         c.width = uint8_t(t == "u32" ? 4 : 8);

@@ -33,6 +33,11 @@ struct ExecFault {
 
 constexpr int kPmCounters = 8;      // pmevent counters a program may trigger (8-15 are reserved)
 
+// Thrown by an instruction, before it changes anything, that must wait for its SM's turn while
+// the SMs run apart on host threads (ExecContext::apart): it reaches the host's memory over the
+// link. The SM stops in front of it (SmCore::paused) and runs it in turn.
+struct PauseRequest {};
+
 struct ExecContext {
     const KernelImage* kernel = nullptr;
     MemoryView* gmem = nullptr;
@@ -55,6 +60,9 @@ struct ExecContext {
     const AllocationMap* allocations = nullptr;
     bool memcheck = false;
     RaceCheck* racecheck = nullptr;
+    // Functional mode on host threads (SmCluster): the SMs run apart, so an instruction that orders
+    // with other SMs (Inst kOrdered, or one that throws PauseRequest) stops the SM before it.
+    bool apart = false;
 
     const uint64_t* src(Warp& w, Row r) const {
         return r >= 0 ? w.regs.data() + size_t(r) * kWarpSize : kernel->imm_row(r);

@@ -64,11 +64,17 @@ constexpr uint8_t kMemAtomic = 8;
 // kAddr32: the address is formed in 32 bits ([reg+imm] with a 32-bit register, or any shared,
 // local or parameter address): the sum wraps modulo 2^32, as the hardware's address adder does.
 constexpr uint8_t kAddr32 = 16;
+// kOrdered: the instruction orders with the other SMs (sw/loader/ordering.h): functional mode
+// runs it in its SM's turn (SmCluster).
+constexpr uint8_t kOrdered = 32;
 // Inst::aux of ld, st, atom and red: the memory-order qualifiers the race detector needs. A strong
 // access (.volatile, .relaxed, .acquire, .release, .acq_rel, and every atomic) does not race with
 // another strong one; a release at gpu or system scope orders the block's earlier accesses.
 constexpr uint8_t kOrderStrong = 1;
 constexpr uint8_t kOrderRelease = 2;
+// An atom or red whose operation leaves the same value in memory in any order: an integer add,
+// min, max, and, or, xor (sw/loader/ordering.h).
+constexpr uint8_t kAtomCommutes = 4;
 
 // The address of a memory instruction's lane whose address register holds `base`.
 inline uint64_t effective_address(uint64_t base, const Inst& in) {

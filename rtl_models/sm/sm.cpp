@@ -29,18 +29,14 @@ void Sm::run() {
     }
 }
 
+// Timing mode's launches (functional mode's run under the GPU's SmCluster).
 void Sm::run_launch() {
     m_core.begin_launch(m_launch);
     const uint64_t quantum = std::max<uint64_t>(uint64_t(tlm_utils::tlm_quantumkeeper::get_global_quantum() / m_cycle), 1);
-    const uint64_t budget = quantum * m_cfg.warp_schedulers;
     bool first_fill = true;
     TraceRecorder* trace = m_core.trace();
     const uint64_t interval = trace ? trace->interval_cycles() : 0;
-    if (trace) {
-        m_launch_cycle = m_core.cycles();
-        m_launch_ns = local_ns();
-        m_sample = Sample{m_core.cycles(), m_core.stats().warp_instructions, m_core.stats().resident_warp_cycles};
-    }
+    trace_begin(local_ns());
     for (;;) {
         uint64_t cta;
         // The SM's cycle on the chip's time base, before blocks arrive (the timeline dates them).
@@ -56,23 +52,52 @@ void Sm::run_launch() {
         uint64_t before = m_core.cycles();
         m_core.set_time_ns(uint64_t(m_qk.get_current_time().to_seconds() * 1e9));
         try {
-            // Timing mode runs a quantum of cycles; functional mode a quantum's worth of issue slots.
-            if (m_core.timing()) step_quantum(before + quantum, interval);
-            else m_core.step(budget);
+            step_quantum(before + quantum, interval);
         } catch (const KernelFault& f) {
             m_dispatcher->abort(f.what(), f.kind());
             break;
         }
         m_qk.inc(m_cycle * double(m_core.cycles() - before));
         if (m_progress) m_progress->tick();
-        if (interval && !m_core.timing() && m_core.cycles() / interval != m_sample.cycle / interval) sample();
         if (m_qk.need_sync()) sync();
     }
-    if (trace) {
-        sample();
-        trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "issue rate (IPC)", ns_at(m_core.cycles()), 0);
-        trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "resident warps", ns_at(m_core.cycles()), 0);
-    }
+    trace_end();
+    m_core.abort();
+}
+
+void Sm::trace_begin(double now_ns) {
+    if (!m_core.trace()) return;
+    m_launch_cycle = m_core.cycles();
+    m_launch_ns = now_ns;
+    m_sample = Sample{m_core.cycles(), m_core.stats().warp_instructions, m_core.stats().resident_warp_cycles};
+}
+
+// Functional mode samples the timeline's counters when a step crosses an interval boundary.
+void Sm::trace_after_step() {
+    const uint64_t interval = m_core.trace() ? m_core.trace()->interval_cycles() : 0;
+    if (interval && m_core.cycles() / interval != m_sample.cycle / interval) sample();
+}
+
+void Sm::trace_end() {
+    TraceRecorder* trace = m_core.trace();
+    if (!trace) return;
+    sample();
+    trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "issue rate (IPC)", ns_at(m_core.cycles()), 0);
+    trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "resident warps", ns_at(m_core.cycles()), 0);
+}
+
+void Sm::cluster_begin(const LaunchInfo* launch) {
+    m_core.begin_launch(launch);
+    trace_begin(sc_core::sc_time_stamp().to_seconds() * 1e9);
+}
+
+void Sm::cluster_quantum(uint64_t chip_cycle) {
+    m_core.set_chip_cycle(chip_cycle);
+    m_core.set_time_ns(uint64_t(sc_core::sc_time_stamp().to_seconds() * 1e9));
+}
+
+void Sm::cluster_end() {
+    trace_end();
     m_core.abort();
 }
 
@@ -119,6 +144,8 @@ void Sm::step_quantum(uint64_t target, uint64_t interval) {
 }
 
 bool Sm::get_dmi(uint64_t addr, bool write, uint64_t& start, uint64_t& end, uint8_t*& ptr, bool& writable) {
+    // SMs on host threads ask for regions (and pages come into being) one at a time.
+    std::lock_guard<std::mutex> lock(memory_lock());
     tlm::tlm_generic_payload p;
     tlm::tlm_dmi dmi;
     p.set_address(addr);
@@ -133,6 +160,7 @@ bool Sm::get_dmi(uint64_t addr, bool write, uint64_t& start, uint64_t& end, uint
 }
 
 bool Sm::transport(bool write, uint64_t addr, uint8_t* data, uint32_t size) {
+    std::lock_guard<std::mutex> lock(memory_lock());
     tlm::tlm_generic_payload p;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -147,5 +175,10 @@ bool Sm::transport(bool write, uint64_t addr, uint8_t* data, uint32_t size) {
 }
 
 void Sm::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) { m_view.invalidate(start, end); }
+
+std::mutex& Sm::memory_lock() {
+    static std::mutex lock;
+    return lock;
+}
 
 } // namespace gpusim

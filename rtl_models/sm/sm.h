@@ -3,6 +3,8 @@
 // (DMI where granted) and running ahead of global time by a quantum.
 #pragma once
 
+#include <mutex>
+
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -30,6 +32,14 @@ public:
     // The run's progress line (may be null), ticked after each step.
     void set_progress(ProgressMeter* p) { m_progress = p; }
 
+    // Functional mode's launches run under the GPU's SmCluster instead of the SM's process: the
+    // launch begins (now), each quantum begins at `chip_cycle` (now), the launch ends; in between
+    // the cluster steps the core, and samples the timeline after each quantum.
+    void cluster_begin(const LaunchInfo* launch);
+    void cluster_quantum(uint64_t chip_cycle);
+    void trace_after_step();
+    void cluster_end();
+
 private:
     SmConfig m_cfg;
     sc_core::sc_time m_cycle;
@@ -52,6 +62,10 @@ private:
     void run();
     void run_launch();
     void sync();
+    void trace_begin(double now_ns);
+    void trace_end();
+    // Held while a memory region is asked for or an access goes through the socket (SMs on host threads).
+    static std::mutex& memory_lock();
     // Timeline counters of the interval that ends now: issue rate and resident warps.
     void sample();
     void step_quantum(uint64_t target, uint64_t interval);

@@ -66,6 +66,9 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_resident = 0;
     m_live_warps = 0;
     m_next_warp = 0;
+    m_sweep = Sweep{};
+    m_parked = 0;
+    m_reserve.clear();
     m_launch_cycle = m_clock.cycles();
     m_launch_time = std::chrono::steady_clock::now();
 }
@@ -254,13 +257,27 @@ uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
             // A warp that stands at an instruction (the common case) needs no settling.
             if ((w.active == 0 || w.pc == w.rpc || w.pc >= n) && !settle(w)) break;
             const Inst& in = code[w.pc];
+            if ((in.dest_flags & kOrdered) && m_ctx.apart) {
+                park(w);
+                break;
+            }
             LaneMask m = w.active;
             if (in.guard >= 0) m &= in.guard_negated ? ~w.preds[in.guard] : w.preds[in.guard];
             ++issued;
             ++m_ctx.issue_slots;   // %clock counts the instruction that reads it
             threads += lane_count(w.active);
             ++w.pc;
-            in.fn(m_ctx, w, in, m);
+            try {
+                in.fn(m_ctx, w, in, m);
+            } catch (const PauseRequest&) {
+                // It changed nothing: as if it had not issued.
+                --w.pc;
+                --issued;
+                --m_ctx.issue_slots;
+                threads -= lane_count(w.active);
+                park(w);
+                break;
+            }
             if (w.state != Warp::State::Ready) break;
         }
     } catch (const AccessFault& f) {
@@ -275,34 +292,86 @@ uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
     return issued;
 }
 
-uint64_t SmCore::step(uint64_t budget) {
+uint64_t SmCore::step(uint64_t budget, bool apart) {
     uint64_t issued = 0;
     const uint32_t nw = uint32_t(m_warps.size());
+    m_ctx.apart = apart;
+    if (!m_reserve.empty()) start_reserved();
     while (issued < budget && m_resident > 0) {
-        bool progressed = false;
-        for (uint32_t k = 0; k < nw && issued < budget; ++k) {
-            uint32_t i = (m_next_warp + k) % nw;
-            if (!m_warp_used[i]) continue;
-            Warp& w = m_warps[i];
-            Cta& cta = m_ctas[w.cta_slot];
-            if (w.state != Warp::State::Ready) continue;
-            m_ctx.shared = cta.shared.data();
-            m_ctx.shared_size = uint32_t(cta.shared.size());
-            uint64_t n = run_warp(w, std::min<uint64_t>(m_cfg.warp_slice, budget - issued));
+        const uint32_t i = (m_next_warp + m_sweep.pos) % nw;
+        Warp& w = m_warps[i];
+        if (m_warp_used[i] && w.state == Warp::State::Ready) {
+            if (m_sweep.slice_left == 0) m_sweep.slice_left = m_cfg.warp_slice;
+            const uint64_t n = run_slice(w, std::min(m_sweep.slice_left, budget - issued));
             issued += n;
-            if (n) progressed = true;
-            if (w.state == Warp::State::AtBarrier) { arrive(w); progressed = true; }
-            else if (w.state == Warp::State::Done) { retire_warp(w); progressed = true; }
+            m_sweep.slice_left -= n;
+            m_sweep.progressed |= n > 0;
+            m_sweep.progressed |= after_slice(w);
+            // Out of budget within the warp's slice: the next step goes on with it.
+            if (issued == budget && w.state == Warp::State::Ready && m_sweep.slice_left > 0) break;
         }
-        m_next_warp = (m_next_warp + 1) % std::max(nw, 1u);
-        if (!progressed) {
+        m_sweep.slice_left = 0;
+        if (++m_sweep.pos < nw) continue;
+        m_sweep.pos = 0;
+        m_next_warp = (m_next_warp + 1) % nw;
+        if (!m_sweep.progressed) {
+            if (m_parked) break;   // what is left waits for the SM's turn
             check_deadlock();
             throw KernelFault(fmt::format("kernel '{}': SM {} has resident blocks but no warp can run", m_ctx.kernel->name, m_smid));
         }
+        m_sweep.progressed = false;
     }
     m_clock.advance_to((m_ctx.issue_slots + m_cfg.warp_schedulers - 1) / m_cfg.warp_schedulers);
-    check_watchdog();
     return issued;
+}
+
+uint64_t SmCore::run_parked() {
+    uint64_t issued = 0;
+    m_ctx.apart = false;
+    for (uint32_t i = 0; i < m_warps.size() && m_parked > 0; ++i) {
+        Warp& w = m_warps[i];
+        if (!m_warp_used[i] || w.state != Warp::State::Parked) continue;
+        w.state = Warp::State::Ready;
+        --m_parked;
+        issued += run_slice(w, 1);
+        after_slice(w);
+    }
+    m_clock.advance_to((m_ctx.issue_slots + m_cfg.warp_schedulers - 1) / m_cfg.warp_schedulers);
+    return issued;
+}
+
+uint64_t SmCore::run_slice(Warp& w, uint64_t budget) {
+    Cta& cta = m_ctas[w.cta_slot];
+    m_ctx.shared = cta.shared.data();
+    m_ctx.shared_size = uint32_t(cta.shared.size());
+    return run_warp(w, budget);
+}
+
+// A warp that stopped at a barrier arrives there; one that exited retires, and a block it ends
+// makes room for a reserved one. Whether anything moved.
+bool SmCore::after_slice(Warp& w) {
+    if (w.state == Warp::State::AtBarrier) {
+        arrive(w);
+        return true;
+    }
+    if (w.state == Warp::State::Done) {
+        retire_warp(w);
+        if (!m_reserve.empty()) start_reserved();
+        return true;
+    }
+    return false;
+}
+
+void SmCore::park(Warp& w) {
+    w.state = Warp::State::Parked;
+    ++m_parked;
+}
+
+void SmCore::start_reserved() {
+    while (!m_reserve.empty() && can_accept_cta()) {
+        add_cta(m_reserve.front());
+        m_reserve.pop_front();
+    }
 }
 
 void SmCore::arrive(Warp& w) {
@@ -499,6 +568,9 @@ void SmCore::abort() {
     std::fill(m_warp_used.begin(), m_warp_used.end(), false);
     m_resident = 0;
     m_live_warps = 0;
+    m_sweep = Sweep{};
+    m_parked = 0;
+    m_reserve.clear();
     if (m_signals.warps || m_signals.blocks) record_residency(chip_cycle());
 }
 

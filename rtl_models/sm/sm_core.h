@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 
 #include <cstdint>
 #include <stdexcept>
@@ -84,8 +85,27 @@ public:
     bool idle() const { return m_resident == 0; }
 
     // Issues up to `budget` warp instructions over the resident warps; returns how many were issued.
-    // Throws KernelFault on an access fault or a barrier deadlock.
-    uint64_t step(uint64_t budget);
+    // Throws KernelFault on an access fault or a barrier deadlock. A step that ends on its budget
+    // resumes where it stopped, within a warp's slice: steps of b1 and b2 slots issue what one of
+    // b1 + b2 would. With `apart` (functional mode on host threads, SmCluster) a warp that reaches
+    // an instruction ordering with other SMs parks in front of it, and the others go on; the step
+    // also ends when every warp left waits on one.
+    uint64_t step(uint64_t budget, bool apart = false);
+    // Throws KernelFault once the launch has run past sim.max_cycles or sim.timeout_seconds.
+    void check_watchdog() const;
+    // The SM's turn: each parked warp, in slot order, issues the instruction it waits at. Returns
+    // how many were issued.
+    uint64_t run_parked();
+    bool parked() const { return m_parked > 0; }
+    // Blocks set aside for the SM (functional mode): it starts them, in order, as slots free up
+    // (and at the start of each step()).
+    void reserve_cta(uint64_t linear_cta) { m_reserve.push_back(linear_cta); }
+    size_t reserved() const { return m_reserve.size(); }
+    // Blocks resident or set aside.
+    bool has_work() const { return m_resident > 0 || !m_reserve.empty(); }
+    uint32_t cta_limit() const { return m_limit; }
+    // Blocks the SM has started in this launch.
+    uint64_t ctas_started() const { return m_stats.ctas_completed + m_resident; }
     // Timing mode: issues warp instructions cycle by cycle until the SM's clock reaches `cycle` or
     // no CTA is left; returns how many were issued. Throws KernelFault like step().
     uint64_t step_until(uint64_t cycle);
@@ -130,6 +150,14 @@ private:
     uint32_t m_live_warps = 0;          // warps of the resident CTAs that have not exited
     uint32_t m_limit = 0;
     uint32_t m_next_warp = 0;           // round-robin position
+    // Where functional mode's issue loop stands in its sweep over the warp slots (step()).
+    struct Sweep {
+        uint32_t pos = 0;               // slots already visited, from m_next_warp on
+        uint64_t slice_left = 0;        // what the warp at `pos` has left of its slice (0: a new one)
+        bool progressed = false;        // whether anything moved in the sweep so far
+    } m_sweep;
+    uint32_t m_parked = 0;              // warps in State::Parked
+    std::deque<uint64_t> m_reserve;     // blocks set aside for the SM, not started yet
     uint64_t m_age = 0;                 // order in which warps arrived, for oldest-first scheduling
     SmStats m_stats;
     BarrierUnit m_barrier;
@@ -159,6 +187,10 @@ private:
     void init_registers(Warp& w, const KernelImage& img);
     uint64_t uniform_special(SpecialReg sr, const Cta& cta, uint32_t warp_in_cta) const;
     uint64_t run_warp(Warp& w, uint64_t budget);
+    uint64_t run_slice(Warp& w, uint64_t budget);
+    bool after_slice(Warp& w);
+    void park(Warp& w);
+    void start_reserved();
     bool settle(Warp& w);
     void execute(Warp& w, const Inst& in);
     void arrive(Warp& w);
@@ -192,7 +224,6 @@ private:
     void enqueue_warp(uint32_t slot);
     void retire_warp(Warp& w);
     void check_deadlock() const;
-    void check_watchdog() const;
     std::string warp_report(const Warp& w) const;
     [[noreturn]] void raise_fault(const Warp& w, const AccessFault& f) const;
     [[noreturn]] void raise_fault(const Warp& w, const ExecFault& f) const;

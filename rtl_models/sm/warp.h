@@ -30,7 +30,9 @@ struct CallFrame {
 };
 
 struct Warp {
-    enum class State : uint8_t { Ready, AtBarrier, Done };
+    // Parked: stands at an instruction that waits for its SM's turn (functional mode on host
+    // threads, SmCore::step with `apart`).
+    enum class State : uint8_t { Ready, AtBarrier, Done, Parked };
 
     std::vector<uint64_t> regs;      // row-major: regs[row * 32 + lane]
     std::vector<LaneMask> preds;     // one bit per lane

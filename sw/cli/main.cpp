@@ -10,11 +10,13 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <systemc>
 
+#include "cli/bench_table.h"
 #include "cli/junit.h"
 #include "cli/microbench.h"
 #include "cli/run_slurm.h"
@@ -34,6 +36,7 @@ struct Options {
     std::vector<std::string> sets;
     std::string mode;                     // empty: the config's sim.mode
     std::string timeout;                  // host seconds per launch: --set sim.timeout_seconds
+    std::string threads;                  // host threads: --set sim.threads
     bool memcheck = false;                // --set sim.memcheck=true
     bool racecheck = false;               // --set sim.racecheck=true
     std::vector<std::string> manifests;
@@ -61,6 +64,7 @@ std::vector<std::string> forwarded(const Options& o) {
     for (const std::string& s : o.sets) option("--set", s);
     option("--mode", o.mode);
     option("--timeout", o.timeout);
+    option("--threads", o.threads);
     option("--known", o.known);
     option("--dump", o.dump);
     if (o.memcheck) a.push_back("--memcheck");
@@ -113,11 +117,12 @@ std::vector<std::string> apply_known(ManifestOutcome& r, const std::map<std::str
     return lines;
 }
 
-// --mode, --timeout, --memcheck and --racecheck are shorthands for --set sim.mode=...,
-// sim.timeout_seconds=..., sim.memcheck=true and sim.racecheck=true; explicit --set entries come
-// after them and win.
+// --mode, --timeout, --threads, --memcheck and --racecheck are shorthands for --set sim.mode=...,
+// sim.timeout_seconds=..., sim.threads=..., sim.memcheck=true and sim.racecheck=true; explicit
+// --set entries come after them and win.
 std::vector<std::pair<std::string, std::string>> parse_sets(const Options& o) {
     auto out = parse_overrides(o.sets);
+    if (!o.threads.empty()) out.insert(out.begin(), {"sim.threads", o.threads});
     if (o.racecheck) out.insert(out.begin(), {"sim.racecheck", "true"});
     if (o.memcheck) out.insert(out.begin(), {"sim.memcheck", "true"});
     if (!o.timeout.empty()) out.insert(out.begin(), {"sim.timeout_seconds", o.timeout});
@@ -283,6 +288,45 @@ int run_isolated(const Options& o, const std::string& path, bool bench, JunitRec
     return kCrash;
 }
 
+// One point of the bench table: the manifest in `mode` on `threads` host threads, in a child
+// process (SystemC elaborates once per process) that hands its totals back through a pipe.
+BenchPoint bench_point(Options o, const std::string& path, const std::string& mode, uint32_t threads) {
+    o.mode = mode;
+    o.threads = std::to_string(threads);
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+    std::fflush(stdout);
+    std::fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+        close(fds[0]);
+        BenchPoint p;
+        try {
+            Manifest m = load_manifest(path);
+            GpuConfig cfg = load_config(o.config.empty() ? m.config : o.config, parse_sets(o));
+            Runtime rt(cfg, o.vcd);
+            ManifestOutcome r;
+            run_manifest(rt, m, r, "");
+            p = BenchPoint{r.passed, r.totals.warp_instructions, r.totals.thread_instructions, r.totals.host_seconds};
+            if (!r.passed)
+                for (const auto& f : r.failures) fmt::print(stderr, "{} ({}, {} threads): {}\n", short_name(path), mode, threads, f);
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "{} ({}, {} threads): {}\n", short_name(path), mode, threads, e.what());
+        }
+        const bool sent = write(fds[1], &p, sizeof p) == ssize_t(sizeof p);
+        std::fflush(stderr);
+        _exit(sent ? 0 : 1);
+    }
+    close(fds[1]);
+    BenchPoint p;
+    if (read(fds[0], &p, sizeof p) != ssize_t(sizeof p)) p = BenchPoint{};
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return p;
+}
+
 int run_all(const Options& o, bool bench) {
     if (!o.mode.empty() && o.mode != "functional" && o.mode != "timing")
         throw std::runtime_error(fmt::format("--mode {}: expected functional or timing", o.mode));
@@ -375,6 +419,7 @@ int sc_main(int argc, char** argv) {
             ->allow_extra_args(false);
         c->add_option("--mode", o.mode, "functional or timing (default: the config's sim.mode)");
         c->add_option("--timeout", o.timeout, "stop a kernel after this many host seconds (sim.timeout_seconds)");
+        c->add_option("--threads", o.threads, "host threads for functional mode's SMs, 0 for one per core (sim.threads; default 0)");
         c->add_option("--stats", o.stats, "write every unit's statistics to this JSON file (one manifest)");
         c->add_flag("--memcheck", o.memcheck, "check every global access against its allocation's exact bounds (sim.memcheck)");
         c->add_flag("--racecheck", o.racecheck, "report shared- and global-memory races (sim.racecheck)");
@@ -437,6 +482,12 @@ int sc_main(int argc, char** argv) {
         if (mb->parsed()) return run_microbench(mb_suite, mb_configs, o.sets, mb_table);
         if (bench->parsed() && o.manifests.empty()) o.manifests = default_bench();
         if (bench->parsed() && o.manifests.empty()) throw std::runtime_error("no benchmark manifests found");
+        // Without a mode or a thread count, both modes on 1 and on every host thread (at least 2).
+        if (bench->parsed() && o.mode.empty() && o.threads.empty()) {
+            const uint32_t threads = std::max(2u, std::thread::hardware_concurrency());
+            const auto point = [&](const std::string& m, const std::string& mode, uint32_t n) { return bench_point(o, m, mode, n); };
+            return bench_table(o.manifests, threads, point) ? kPass : kMismatch;
+        }
         return run_all(o, bench->parsed());
     } catch (const std::exception& e) {
         fmt::print(stderr, "gpusim: error: {}\n", e.what());

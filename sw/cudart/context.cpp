@@ -112,6 +112,7 @@ Runtime& Context::rt() {
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // keep the program's stdout its own
     std::vector<std::string> sets = split_sets(env("GPUSIM_SET"));
     if (std::string mode = env("GPUSIM_MODE"); !mode.empty()) sets.push_back("sim.mode=" + mode);
+    if (std::string threads = env("GPUSIM_THREADS"); !threads.empty()) sets.insert(sets.begin(), "sim.threads=" + threads);
     // GPUSIM_MEMCHECK=1 and GPUSIM_RACECHECK=1: the checks of gpusim run --memcheck and --racecheck.
     if (env("GPUSIM_MEMCHECK") == "1") sets.insert(sets.begin(), "sim.memcheck=true");
     if (env("GPUSIM_RACECHECK") == "1") sets.insert(sets.begin(), "sim.racecheck=true");

@@ -71,6 +71,7 @@ Inst Decoder::decode_call(const ptx::Instruction& pi, Inst& in) {
             cs.syscall = syscall_of(callee);
             if (cs.syscall == Syscall::None) fail(target.loc, fmt::format("call to '{}', which has no body in this module", target.name));
             in.fn = syscall_fn();
+            in.dest_flags |= kOrdered;   // the device heap and printf output are the chip's
         } else {
             cs.callee = m_img->function_of_module.at(mi);
         }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "loader/image_builder.h"
+#include "loader/ordering.h"
 #include "loader/register_init.h"
 
 namespace gpusim::loader {
@@ -217,6 +218,7 @@ std::shared_ptr<KernelImage> build_image(const ptx::Module& mod, uint32_t root, 
     img.regs_per_thread = b.kernel_words + b.function_words;
     size_stack(img);
     find_rows_to_zero(img, b.kernel_flow);
+    mark_ordered(img);
     return b.img;
 }
 

@@ -1,0 +1,76 @@
+# What host threads guarantee for programs whose blocks meet through memory (regress/threads/racy.ptx,
+# docs/architecture.md#host-threads), on 1, 2 and 3 host threads in functional mode:
+#   - tickets, race-free but order-dependent (an atomic whose old value is kept, a reduction, a
+#     volatile store): every thread count gives the same tickets, sum and flag, and the tickets
+#     are each block's own;
+#   - race, a plain store by every block to one word: the word holds one of the block ids.
+# Inputs: GPUSIM, DIR (regress/threads), OUT (a scratch folder).
+cmake_minimum_required(VERSION 3.16)
+set(blocks 120)
+
+# The little-endian u32 words of a file, as a list of decimal numbers.
+function(read_words var path)
+  file(READ ${path} hex HEX)
+  string(LENGTH "${hex}" n)
+  set(words)
+  foreach(at RANGE 0 ${n} 8)
+    if(at EQUAL n)
+      break()
+    endif()
+    set(le "")
+    foreach(byte 6 4 2 0)
+      math(EXPR pos "${at} + ${byte}")
+      string(SUBSTRING "${hex}" ${pos} 2 b)
+      string(APPEND le "${b}")
+    endforeach()
+    math(EXPR w "0x${le}")
+    list(APPEND words ${w})
+  endforeach()
+  set(${var} "${words}" PARENT_SCOPE)
+endfunction()
+
+foreach(threads 1 2 3)
+  set(run ${OUT}/${threads})
+  file(REMOVE_RECURSE ${run})
+  file(MAKE_DIRECTORY ${run}/out)
+  file(COPY ${DIR}/racy.json ${DIR}/racy.ptx DESTINATION ${run})
+  execute_process(COMMAND ${GPUSIM} run --mode functional --no-summary --threads ${threads} ${run}/racy.json
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "racy.json on ${threads} host threads failed (${rc}):\n${out}${err}")
+  endif()
+  foreach(f tickets sum flag)
+    file(SHA256 ${run}/out/${f}.bin sha_${f}_${threads})
+  endforeach()
+  read_words(word ${run}/out/word.bin)
+  if(NOT word LESS blocks)
+    message(FATAL_ERROR "race on ${threads} host threads left ${word} in the word, which no block stored")
+  endif()
+  message(STATUS "${threads} host threads: the raced word holds block ${word}'s id")
+endforeach()
+
+foreach(threads 2 3)
+  foreach(f tickets sum flag)
+    if(NOT sha_${f}_${threads} STREQUAL sha_${f}_1)
+      message(FATAL_ERROR "${f} differs between 1 and ${threads} host threads: compare ${OUT}/1/out/${f}.bin and ${OUT}/${threads}/out/${f}.bin")
+    endif()
+  endforeach()
+endforeach()
+
+# The tickets are 0 .. blocks-1, one each; the sum is that of the block ids; the flag names a block.
+read_words(tickets ${OUT}/1/out/tickets.bin)
+set(seen "")
+foreach(t ${tickets})
+  if(NOT t LESS blocks OR t IN_LIST seen)
+    message(FATAL_ERROR "tickets: ${t} is not a ticket of its own (${tickets})")
+  endif()
+  list(APPEND seen ${t})
+endforeach()
+read_words(sum ${OUT}/1/out/sum.bin)
+read_words(flag ${OUT}/1/out/flag.bin)
+math(EXPR want "${blocks} * (${blocks} - 1) / 2")
+if(NOT sum EQUAL want OR NOT flag LESS blocks)
+  message(FATAL_ERROR "sum ${sum} (want ${want}), flag ${flag}")
+endif()
+list(SUBLIST tickets 0 8 first)
+message(STATUS "1, 2 and 3 host threads agree: tickets of blocks 0-7 ${first}, sum ${sum}, last flag from block ${flag}")

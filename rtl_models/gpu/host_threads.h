@@ -1,0 +1,52 @@
+// A pool of host threads for the SMs of a functional-mode launch (SmCluster): run(n, job) calls
+// job(0) .. job(n-1), spread over the pool's threads and the caller's, and returns when all have
+// returned. Jobs take indices in turn from a shared counter, so a slow SM does not hold up a thread
+// with others waiting behind it. Jobs must not throw.
+//
+// A launch calls run() for every round of every quantum, rounds that may take only tens of
+// microseconds; so a thread that has run out of jobs spins for a while (kSpin), yielding, before
+// it sleeps, and the next round starts without waking it through the kernel.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gpusim {
+
+class HostThreads {
+public:
+    // `threads` in all, the caller's included (1: everything runs in the caller).
+    explicit HostThreads(uint32_t threads);
+    ~HostThreads();
+    HostThreads(const HostThreads&) = delete;
+    HostThreads& operator=(const HostThreads&) = delete;
+
+    uint32_t size() const { return uint32_t(m_workers.size()) + 1; }
+    void run(size_t n, const std::function<void(size_t)>& job);
+
+private:
+    static constexpr std::chrono::microseconds kSpin{2000};
+    std::vector<std::thread> m_workers;
+    std::mutex m_lock;
+    std::condition_variable m_start, m_done;
+    const std::function<void(size_t)>* m_job = nullptr;
+    size_t m_count = 0;
+    std::atomic<size_t> m_next{0};
+    std::atomic<uint64_t> m_generation{0};   // which run() the workers were called for
+    std::atomic<uint32_t> m_busy{0};          // workers still in the current run()
+    bool m_stop = false;
+
+    void work();
+    void take_jobs();
+    // Spins (yielding) until `done` holds or kSpin has passed; whether it holds.
+    template <class Done>
+    static bool spin_until(Done&& done);
+};
+
+} // namespace gpusim

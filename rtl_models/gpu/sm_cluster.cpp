@@ -1,0 +1,169 @@
+#include "gpu/sm_cluster.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace gpusim {
+
+SmCluster::SmCluster(std::vector<Sm*>& sms, uint32_t threads, uint64_t quantum_cycles, uint32_t schedulers, sc_core::sc_time cycle)
+    : m_sms(sms), m_pool(std::max(threads, 1u)), m_quantum(std::max<uint64_t>(quantum_cycles, 1)),
+      m_schedulers(std::max(schedulers, 1u)), m_cycle(cycle) {}
+
+// Sets aside up to `want` more blocks for SM k, less near the grid's end, where what is left is
+// shared out evenly over the SMs.
+void SmCluster::set_aside(size_t k, uint64_t want, CtaDispatcher& d) {
+    SmCore& core = m_sms[k]->core();
+    const uint64_t share = (d.remaining() + m_sms.size() - 1) / m_sms.size();
+    want = std::min(want, std::max<uint64_t>(share, 1));
+    uint64_t cta;
+    while (core.reserved() < want && d.next(cta)) core.reserve_cta(cta);
+}
+
+void SmCluster::begin_quantum() {
+    for (size_t k = 0; k < m_sms.size(); ++k) {
+        Turn& t = m_turns[k];
+        const SmCore& core = m_sms[k]->core();
+        t.started = core.ctas_started();
+        t.slots_left = m_quantum * m_schedulers;
+        t.start_cycle = core.cycles();
+        t.error = nullptr;
+    }
+}
+
+// Runs f for SM k, keeping what stops it for the SM-order check after the round.
+template <class F>
+void SmCluster::guarded(size_t k, F&& f) {
+    try {
+        f(m_sms[k]->core(), m_turns[k]);
+    } catch (...) {
+        m_turns[k].error = std::current_exception();
+    }
+}
+
+// The first of `sms` (in SM order) that stopped: a kernel fault stops the launch, anything else
+// goes on up. Whether the launch stops.
+bool SmCluster::stopped(const std::vector<size_t>& sms, CtaDispatcher& d) const {
+    for (size_t k : sms) {
+        if (!m_turns[k].error) continue;
+        try {
+            std::rethrow_exception(m_turns[k].error);
+        } catch (const KernelFault& f) {
+            d.abort(f.what(), f.kind());
+        }
+        return true;
+    }
+    return false;
+}
+
+void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread) {
+    m_turns = std::vector<Turn>(m_sms.size());
+    const uint64_t start_cycle = uint64_t(sc_core::sc_time_stamp() / m_cycle + 0.5);
+    for (Sm* sm : m_sms) {
+        sm->cluster_begin(&launch);
+        sm->cluster_quantum(start_cycle);
+    }
+    // The first blocks go round-robin, one per SM at a time, as the chip's distributor hands them
+    // out; each SM starts them (and those set aside after) on its own host thread, in step().
+    for (bool more = true; more;) {
+        more = false;
+        for (Sm* sm : m_sms) {
+            uint64_t cta;
+            if (sm->core().reserved() < sm->core().cta_limit() && d.next(cta)) {
+                sm->core().reserve_cta(cta);
+                more = true;
+            }
+        }
+    }
+    for (size_t k = 0; k < m_sms.size(); ++k) set_aside(k, kFirstLoads * m_sms[k]->core().cta_limit(), d);
+    uint64_t elapsed = 0;
+    for (;;) {
+        begin_quantum();
+        const bool stop = run_quantum(d, one_thread);
+        uint64_t advance = 0;
+        for (size_t k = 0; k < m_sms.size(); ++k) advance = std::max(advance, m_sms[k]->core().cycles() - m_turns[k].start_cycle);
+        sc_core::wait(m_cycle * double(advance));
+        elapsed += advance;
+        for (Sm* sm : m_sms) sm->trace_after_step();
+        if (m_progress) m_progress->tick();
+        if (stop || d.aborted()) break;
+        // At the quantum's boundary each SM, in order, sets aside as many blocks as it started in
+        // the quantum (at least a full load).
+        bool busy = false;
+        for (size_t k = 0; k < m_sms.size(); ++k) {
+            SmCore& core = m_sms[k]->core();
+            m_sms[k]->cluster_quantum(start_cycle + elapsed);
+            const uint64_t started = core.ctas_started() - m_turns[k].started;
+            set_aside(k, std::max<uint64_t>(core.cta_limit(), started), d);
+            busy |= core.has_work();
+        }
+        if (!busy) break;
+    }
+    for (Sm* sm : m_sms) sm->cluster_end();
+}
+
+// Phase 1 of a round. On several host threads an SM's share goes in pieces, taken piece-major
+// (every SM's first piece, then every SM's second, ...), so that the threads run out of work
+// together instead of one finishing the last SM alone; the pieces of one SM run in order, and
+// add up to what one step would do (SmCore::step). Each SM checks its watchdog at the end.
+void SmCluster::run_apart(const std::vector<size_t>& runnable, bool one_thread) {
+    const size_t n = runnable.size();
+    const uint32_t pieces = one_thread || threads() == 1 || n < 2 ? 1 : kPieces;
+    for (size_t k : runnable) {
+        Turn& t = m_turns[k];
+        t.piece = (t.slots_left + pieces - 1) / pieces;
+        t.stopped_short = false;
+        t.pieces_done.store(0, std::memory_order_relaxed);
+    }
+    const auto piece = [&](size_t i) {
+        const uint32_t p = uint32_t(i / n);
+        const size_t k = runnable[i % n];
+        Turn& t = m_turns[k];
+        // The SM's previous piece may still be running on another thread.
+        while (t.pieces_done.load(std::memory_order_acquire) != p) std::this_thread::yield();
+        if (!t.error)
+            guarded(k, [&](SmCore& core, Turn& turn) {
+                // A piece that stops short (every warp left parked or waiting, or no block left)
+                // ends the SM's share, as one step would have stopped there.
+                if (!turn.stopped_short) {
+                    const uint64_t budget = std::min(turn.piece, turn.slots_left);
+                    const uint64_t issued = core.step(budget, true);
+                    turn.slots_left -= issued;
+                    turn.stopped_short = issued < budget;
+                }
+                if (p + 1 == pieces) core.check_watchdog();
+            });
+        t.pieces_done.store(p + 1, std::memory_order_release);
+    };
+    if (one_thread) {
+        for (size_t i = 0; i < n; ++i) piece(i);
+    } else {
+        m_pool.run(n * pieces, piece);
+    }
+}
+
+// The rounds of one quantum; true when something stopped the launch.
+bool SmCluster::run_quantum(CtaDispatcher& d, bool one_thread) {
+    std::vector<size_t> runnable;
+    for (;;) {
+        runnable.clear();
+        for (size_t k = 0; k < m_sms.size(); ++k)
+            if (m_turns[k].slots_left > 0 && m_sms[k]->core().has_work()) runnable.push_back(k);
+        if (runnable.empty()) return false;
+        // 1. Each SM on its own.
+        run_apart(runnable, one_thread);
+        if (stopped(runnable, d)) return true;
+        // 2. In SM order, each SM's turn: its parked warps go on; one out of blocks sets more aside.
+        for (size_t k : runnable) {
+            SmCore& core = m_sms[k]->core();
+            Turn& t = m_turns[k];
+            if (core.parked()) {
+                guarded(k, [](SmCore& c, Turn& turn) { turn.slots_left -= std::min(turn.slots_left, c.run_parked()); });
+                if (stopped({k}, d)) return true;
+            }
+            if (!core.has_work() && t.slots_left > 0)
+                set_aside(k, std::max<uint64_t>(core.cta_limit(), core.ctas_started() - t.started), d);
+        }
+    }
+}
+
+} // namespace gpusim

@@ -1,0 +1,21 @@
+// Which instructions order with other SMs (Inst kOrdered): functional mode runs the SMs of a
+// quantum apart on host threads and each of these in the SMs' turn (rtl_models/gpu/sm_cluster.h),
+// so that a program's results do not depend on how many threads there are.
+//   - a global atomic whose old value the program reads: which value each lane gets depends on
+//     the order of the SMs' atomics;
+//   - a floating-point or non-commuting reduction (add.f32, exch, cas, inc, dec): the value left
+//     in memory depends on that order too;
+//   - a strong load or store (.volatile, .relaxed, .acquire, .release): how SMs signal each other;
+//   - a surface reduction (sured).
+// An integer add, min, max, and, or or xor whose old value no instruction reads leaves the same
+// value in any order: it runs apart, as the host's own atomic operation.
+// (Calls to the device runtime are ordered where the decoder builds them.)
+#pragma once
+
+#include "../../rtl_models/sm/isa.h"
+
+namespace gpusim::loader {
+
+void mark_ordered(KernelImage& img);
+
+} // namespace gpusim::loader

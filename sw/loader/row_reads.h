@@ -1,0 +1,34 @@
+// Which register rows an instruction reads, for the loader's analyses over a kernel's code
+// (register_init.cpp, ordering.cpp).
+#pragma once
+
+#include <vector>
+
+#include "../../rtl_models/sm/isa.h"
+
+namespace gpusim::loader {
+
+// Every row an instruction reads. Warp instructions (shfl, match, redux, vote) read other lanes'
+// registers, whatever this thread wrote: their sources go to `cross_lane`. A video instruction
+// with a destination selector merges into d, so it reads d too.
+template <class F>
+void for_each_read(const KernelImage& img, const Inst& in, F&& read, std::vector<Row>& cross_lane) {
+    auto source = [&](Row r) {
+        if (r < 0) return;
+        if (in.op_class == OpClass::Warp) cross_lane.push_back(r);
+        else read(r);
+    };
+    for (Row r : {in.a, in.b, in.c}) source(r);
+    if (!(in.dest_flags & kDestVec))
+        for (Row r : in.vec) source(r);
+    if (in.op_class == OpClass::Video || in.op_class == OpClass::VideoAbsdiff) source(in.d);
+    if (in.space == MemSpace::Texture && in.target < img.tex_operands.size()) {
+        const TexOperands& o = img.tex_operands[in.target];
+        for (Row r : o.coord) source(r);
+        for (Row r : o.value) source(r);
+        source(o.handle);
+        source(o.sampler);
+    }
+}
+
+} // namespace gpusim::loader
