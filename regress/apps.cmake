@@ -66,15 +66,21 @@ if(GPUSIM_NVCC)
   endforeach()
 endif()
 # Programs whose blocks meet through atomics, polling, callbacks, the host's memory and grid
-# barriers print the same and count the same statistics on 1 and 2 host threads (functional mode,
-# where the SMs of a quantum run on a pool of them: docs/architecture.md#host-threads).
+# barriers print the same and count the same statistics on 1 and 2 host threads, in both modes
+# (the SMs of a quantum run on a pool of them: docs/architecture.md#host-threads).
 if(GPUSIM_NVCC)
   foreach(app histogram atomics_mix kmeans bfs coop_grid_sync async_polling stream_callback zero_copy)
-    add_test(NAME apps.${app}.threads COMMAND ${CMAKE_COMMAND} -DPROGRAM=${CMAKE_CURRENT_BINARY_DIR}/apps/${app} -DNAME=${app}
-             -DEXPECTED_DIR=${CMAKE_CURRENT_SOURCE_DIR}/apps/expected -DLIBDIR=$<TARGET_FILE_DIR:cudart>
-             -DOUT=${CMAKE_CURRENT_BINARY_DIR}/apps/${app}.threads -DMODE=functional -DTHREADS_CHECK=ON
-             "-DEXTRA_ENV=${app_env_${app}}" -DPRELOAD=${GPUSIM_CUDA_PRELOAD} -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cuda.cmake)
-    set_tests_properties(apps.${app}.threads PROPERTIES TIMEOUT 300)
+    foreach(mode functional timing)
+      set(name apps.${app}.threads)
+      if(mode STREQUAL "timing")
+        set(name apps.${app}.threads_timing)
+      endif()
+      add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -DPROGRAM=${CMAKE_CURRENT_BINARY_DIR}/apps/${app} -DNAME=${app}
+               -DEXPECTED_DIR=${CMAKE_CURRENT_SOURCE_DIR}/apps/expected -DLIBDIR=$<TARGET_FILE_DIR:cudart>
+               -DOUT=${CMAKE_CURRENT_BINARY_DIR}/apps/${app}.${mode}_threads -DMODE=${mode} -DTHREADS_CHECK=ON
+               "-DEXTRA_ENV=${app_env_${app}}" -DPRELOAD=${GPUSIM_CUDA_PRELOAD} -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cuda.cmake)
+      set_tests_properties(${name} PROPERTIES TIMEOUT 300)
+    endforeach()
   endforeach()
 endif()
 add_custom_target(apps ALL DEPENDS ${app_bins} cudart)

@@ -1,5 +1,7 @@
 #include "gpu/compute_engine.h"
 
+#include <algorithm>
+
 #include "check/race_check.h"
 #include "gpu/launch_limits.h"
 
@@ -24,10 +26,8 @@ reg::FaultCode code_of(FaultKind k) {
 ComputeEngine::ComputeEngine(const sc_core::sc_module_name& name, const GpuConfig& cfg, ProgramStore& programs,
                              std::vector<Sm*>& sms, RaceCheck* racecheck)
     : sc_module(name), m_cfg(cfg), m_programs(programs), m_sms(sms), m_racecheck(racecheck) {
-    // Functional mode runs its SMs on host threads; timing mode runs each on its own process.
-    if (!cfg.sm.timing.enabled)
-        m_cluster = std::make_unique<SmCluster>(m_sms, cfg.host_threads(), cfg.quantum_cycles, cfg.sm.warp_schedulers,
-                                                sc_core::sc_time(cfg.cycle_ns(), sc_core::SC_NS));
+    m_cluster = std::make_unique<SmCluster>(m_sms, cfg.host_threads(), cfg.quantum_cycles, cfg.sm.warp_schedulers,
+                                            sc_core::sc_time(cfg.cycle_ns(), sc_core::SC_NS), cfg.sm.timing.enabled);
     SC_HAS_PROCESS(ComputeEngine);
     SC_THREAD(thread);
 }
@@ -61,16 +61,11 @@ void ComputeEngine::run_grid() {
     m_dispatcher.start(m_launch.grid.count());
     if (m_racecheck) m_racecheck->begin_launch(m_launch);
     m_grid_signal.set_now(m_launch.grid_id);
-    if (m_cluster) {
-        // The race detector follows one interleaving of the SMs, and the timeline records its
-        // events in one order: either keeps the SMs on one thread.
-        const bool traced = !m_sms.empty() && m_sms.front()->core().trace() != nullptr;
-        m_cluster->run(m_launch, m_dispatcher, m_racecheck != nullptr || traced);
-    } else {
-        for (Sm* sm : m_sms) sm->start(&m_launch, &m_dispatcher);
-        for (Sm* sm : m_sms)
-            while (sm->busy()) wait(sm->done_event());
-    }
+    // The race detector follows one interleaving of the SMs, and the timeline and the waveform
+    // record their events in one order: each keeps the SMs on one thread.
+    const bool traced = !m_sms.empty() && m_sms.front()->core().trace() != nullptr;
+    const bool waveform = std::any_of(m_sms.begin(), m_sms.end(), [](Sm* sm) { return sm->core().records_signals(); });
+    m_cluster->run(m_launch, m_dispatcher, m_racecheck != nullptr || traced || waveform);
     m_result.end = sc_core::sc_time_stamp();
     m_grid_signal.set_now(0);
     m_result.cycles = uint64_t((m_result.end - m_result.start) / sc_core::sc_time(m_cfg.cycle_ns(), sc_core::SC_NS) + 0.5);

@@ -5,9 +5,10 @@
 
 namespace gpusim {
 
-SmCluster::SmCluster(std::vector<Sm*>& sms, uint32_t threads, uint64_t quantum_cycles, uint32_t schedulers, sc_core::sc_time cycle)
+SmCluster::SmCluster(std::vector<Sm*>& sms, uint32_t threads, uint64_t quantum_cycles, uint32_t schedulers, sc_core::sc_time cycle,
+                     bool timing)
     : m_sms(sms), m_pool(std::max(threads, 1u)), m_quantum(std::max<uint64_t>(quantum_cycles, 1)),
-      m_schedulers(std::max(schedulers, 1u)), m_cycle(cycle) {}
+      m_schedulers(std::max(schedulers, 1u)), m_cycle(cycle), m_timing(timing) {}
 
 // Sets aside up to `want` more blocks for SM k, less near the grid's end, where what is left is
 // shared out evenly over the SMs.
@@ -74,11 +75,15 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
             }
         }
     }
-    for (size_t k = 0; k < m_sms.size(); ++k) set_aside(k, kFirstLoads * m_sms[k]->core().cta_limit(), d);
+    // Timing mode hands the rest out as blocks complete, in the SMs' turns.
+    for (size_t k = 0; k < m_sms.size(); ++k) {
+        if (!m_timing) set_aside(k, kFirstLoads * m_sms[k]->core().cta_limit(), d);
+        m_sms[k]->core().set_wants_blocks(d.remaining() > 0);
+    }
     uint64_t elapsed = 0;
     for (;;) {
         begin_quantum();
-        const bool stop = run_quantum(d, one_thread);
+        const bool stop = m_timing ? run_timed_quantum(d, one_thread) : run_quantum(d, one_thread);
         uint64_t advance = 0;
         for (size_t k = 0; k < m_sms.size(); ++k) advance = std::max(advance, m_sms[k]->core().cycles() - m_turns[k].start_cycle);
         sc_core::wait(m_cycle * double(advance));
@@ -93,7 +98,7 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
             SmCore& core = m_sms[k]->core();
             m_sms[k]->cluster_quantum(start_cycle + elapsed);
             const uint64_t started = core.ctas_started() - m_turns[k].started;
-            set_aside(k, std::max<uint64_t>(core.cta_limit(), started), d);
+            if (!m_timing) set_aside(k, std::max<uint64_t>(core.cta_limit(), started), d);
             busy |= core.has_work();
         }
         if (!busy) break;
@@ -162,6 +167,53 @@ bool SmCluster::run_quantum(CtaDispatcher& d, bool one_thread) {
             }
             if (!core.has_work() && t.slots_left > 0)
                 set_aside(k, std::max<uint64_t>(core.cta_limit(), core.ctas_started() - t.started), d);
+        }
+    }
+}
+
+} // namespace gpusim
+
+namespace gpusim {
+
+void SmCluster::top_up(size_t k, uint64_t share, CtaDispatcher& d) {
+    SmCore& core = m_sms[k]->core();
+    uint64_t want = std::min<uint64_t>(core.cta_limit(), share);
+    uint64_t cta;
+    for (; want > 0 && core.reserved() == 0 && core.can_accept_cta() && d.next(cta); --want) core.add_cta(cta);
+    while (core.reserved() < want && d.next(cta)) core.reserve_cta(cta);
+    core.set_wants_blocks(d.remaining() > 0);
+}
+
+void SmCluster::for_each_apart(const std::vector<size_t>& sms, bool one_thread, const std::function<void(size_t)>& job) {
+    if (one_thread || threads() == 1 || sms.size() < 2) {
+        for (size_t k : sms) job(k);
+    } else {
+        m_pool.run(sms.size(), [&](size_t i) { job(sms[i]); });
+    }
+}
+
+// The rounds of one quantum in timing mode; true when something stopped the launch.
+bool SmCluster::run_timed_quantum(CtaDispatcher& d, bool one_thread) {
+    std::vector<size_t> runnable;
+    for (;;) {
+        runnable.clear();
+        for (size_t k = 0; k < m_sms.size(); ++k)
+            if (m_sms[k]->core().has_work() && m_sms[k]->core().cycles() < m_turns[k].start_cycle + m_quantum) runnable.push_back(k);
+        if (runnable.empty()) return false;
+        // 1. Each SM on its own, to the quantum's end at most.
+        for_each_apart(runnable, one_thread, [&](size_t k) {
+            guarded(k, [&](SmCore&, Turn& t) { m_sms[k]->step_apart(t.start_cycle + m_quantum); });
+        });
+        if (stopped(runnable, d)) return true;
+        // 2. In SM order, each SM's turn: its requests reach the L2, a waiting warp issues, and
+        // blocks from the grid fill the room that completed ones left, and a full load more is
+        // set aside to start as blocks complete (near the grid's end, an even share of what the
+        // grid had left when the turns began).
+        const uint64_t share = std::max<uint64_t>((d.remaining() + m_sms.size() - 1) / m_sms.size(), 1);
+        for (size_t k : runnable) {
+            guarded(k, [&](SmCore& core, Turn& t) { core.take_turn(t.start_cycle + m_quantum); });
+            if (stopped({k}, d)) return true;
+            top_up(k, share, d);
         }
     }
 }

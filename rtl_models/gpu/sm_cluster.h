@@ -18,6 +18,14 @@
 // started in the quantum so far, or in the last), never on the host threads, and near the
 // grid's end the rest is shared out evenly.
 //
+// Timing mode goes in rounds too, with cycles instead of issue slots: on its own, an SM runs until
+// the end of the quantum, or its horizon, or a cycle in which a warp stood at an instruction that
+// orders with other SMs (SmCore::step_apart). Its requests beyond the SM (the L2, device memory)
+// wait, written down, and its horizon is the first cycle in which their latencies could matter.
+// In its turn the SM's requests reach the L2 in the order it made them, and the latencies go into
+// its scoreboards; then a waiting warp issues. The L2 and device memory thus see each round's
+// requests SM by SM, whatever the threads.
+//
 // A program without data races between blocks computes the same, with the same statistics, on 1
 // thread and on N: an SM on its own touches only its own state and memory that no other SM
 // writes meanwhile, integer reductions whose results nobody reads commute, and everything else
@@ -28,6 +36,7 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,7 +51,7 @@ namespace gpusim {
 class SmCluster {
 public:
     // `threads`: host threads in all (the simulation's own included); 1 runs everything in it.
-    SmCluster(std::vector<Sm*>& sms, uint32_t threads, uint64_t quantum_cycles, uint32_t schedulers, sc_core::sc_time cycle);
+    SmCluster(std::vector<Sm*>& sms, uint32_t threads, uint64_t quantum_cycles, uint32_t schedulers, sc_core::sc_time cycle, bool timing);
 
     uint32_t threads() const { return m_pool.size(); }
     // The run's progress line (may be null), ticked after each quantum.
@@ -74,6 +83,7 @@ private:
     uint32_t m_schedulers;
     sc_core::sc_time m_cycle;
     std::vector<Turn> m_turns;
+    bool m_timing;
     ProgressMeter* m_progress = nullptr;
 
     void set_aside(size_t k, uint64_t want, CtaDispatcher& d);
@@ -81,6 +91,12 @@ private:
     template <class F>
     void guarded(size_t k, F&& f);
     bool run_quantum(CtaDispatcher& d, bool one_thread);
+    bool run_timed_quantum(CtaDispatcher& d, bool one_thread);
+    // Timing mode, SM k's turn: room the SM has left takes blocks from the grid, and up to a full
+    // load more (at most `share`) is set aside.
+    void top_up(size_t k, uint64_t share, CtaDispatcher& d);
+    // Calls job(k) for each of `sms`, on the pool or (one_thread) in order on the caller's thread.
+    void for_each_apart(const std::vector<size_t>& sms, bool one_thread, const std::function<void(size_t)>& job);
     void run_apart(const std::vector<size_t>& runnable, bool one_thread);
     bool stopped(const std::vector<size_t>& sms, CtaDispatcher& d) const;
 };

@@ -11,7 +11,10 @@ namespace gpusim {
 
 LdstUnit::LdstUnit(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg)
     : UnitModule(name), mem("mem"), m_cfg(cfg), m_clock(cfg.cycle_ns), m_rule(coalescing_rule(cfg.coalescing)), m_l1(cfg.l1),
-      m_mshrs(cfg.l1.mshrs, 0) {}
+      m_mshrs(cfg.l1.mshrs, 0), m_mshr_view(m_mshrs) {
+    const bool l2 = cfg.l2.bytes && cfg.l2.line_bytes && cfg.l2.ways;
+    m_min_latency = l2 ? cfg.l2.latency : cfg.dram_latency;
+}
 
 LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local) {
     Cost c;
@@ -19,6 +22,7 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
     bool cached = m_l1.present() && kind == Kind::Read && (local || m_cfg.l1_caches_global);
     m_txns.clear();
     c.groups = std::max(coalesce(m_rule, addr, mask, width, cached, m_txns), 1u);
+    open_group();
     uint32_t worst = 0;
     if (kind == Kind::Atomic) {
         // Atomics pass the LD/ST pipe as the coalesced transactions, and reach the L2 per address.
@@ -33,7 +37,9 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
         }
     }
     c.transactions = uint32_t(m_txns.size());
-    c.latency = worst + (c.transactions - 1) * m_cfg.transaction_cycles;
+    const uint32_t extra = (c.transactions - 1) * m_cfg.transaction_cycles;
+    c.latency = worst + extra;
+    c.group = close_group(c.latency, extra, c.lower);
     ++m_accesses;
     m_transactions += c.transactions;
     m_groups += c.groups;
@@ -43,15 +49,24 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
 // The L2's latency is the whole trip from the SM, the L1 lookup included. A miss takes an MSHR;
 // when all are busy it is sent when the first of them completes.
 uint32_t LdstUnit::cached_load(const Transaction& t, uint32_t& mshr_wait) {
-    if (m_l1.access(t.address)) return m_l1.hit_latency(m_now);
-    uint64_t* mshr = m_mshrs.empty() ? nullptr : &*std::min_element(m_mshrs.begin(), m_mshrs.end());
-    const uint64_t sent = mshr ? std::max(*mshr, m_now) : m_now;
-    m_mshr_wait_cycles += sent - m_now;
-    mshr_wait = std::max(mshr_wait, uint32_t(sent - m_now));
-    m_queue.span(m_now, sent);
-    const uint32_t latency = uint32_t(sent - m_now) + request(t.address, t.bytes, Kind::Read, sent);
-    if (mshr) *mshr = m_now + latency;
+    if (m_l1.access(t.address)) {
+        if (m_l1.last_ready() & TagCache::kPendingFill) return defer_merged(m_l1.last_ready());
+        return m_l1.hit_latency(m_now);
+    }
+    if (m_deferred) return defer_miss(t, mshr_wait);
+    const uint32_t latency = miss(m_now, t.address, t.bytes, mshr_wait);
     m_l1.filling(m_now + latency);
+    return latency;
+}
+
+uint32_t LdstUnit::miss(uint64_t now, uint64_t addr, uint32_t bytes, uint32_t& mshr_wait) {
+    uint64_t* mshr = m_mshrs.empty() ? nullptr : &*std::min_element(m_mshrs.begin(), m_mshrs.end());
+    const uint64_t sent = mshr ? std::max(*mshr, now) : now;
+    m_mshr_wait_cycles += sent - now;
+    mshr_wait = std::max(mshr_wait, uint32_t(sent - now));
+    m_queue.span(now, sent);
+    const uint32_t latency = uint32_t(sent - now) + send(addr, bytes, Kind::Read, sent, 1);
+    if (mshr) *mshr = now + latency;
     return latency;
 }
 
@@ -72,6 +87,13 @@ uint32_t LdstUnit::atomics(const uint64_t* addr, LaneMask mask, uint32_t width) 
 }
 
 uint32_t LdstUnit::request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at, uint32_t ops) {
+    if (!m_deferred) return send(addr, bytes, kind, at, ops);
+    if (!m_group_open) throw std::logic_error(std::string(name()) + ": a deferred request outside a group");
+    defer(Pending{Pending::Type::Request, kind, bytes, ops, addr, at, 0, 0, 0}, m_min_latency);
+    return 0;
+}
+
+uint32_t LdstUnit::send(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at, uint32_t ops) {
     tlm::tlm_generic_payload& p = m_request.prepare(addr, bytes, kind, ops);
     const sc_core::sc_time sent = m_clock.delay_of(at);
     sc_core::sc_time delay = sent;

@@ -37,8 +37,9 @@ bool TagCache::access(uint64_t addr, bool allocate) {
     return false;
 }
 
-uint32_t TagCache::hit_latency(uint64_t now) {
-    const uint64_t ready = m_last < m_ready.size() ? m_ready[m_last] : 0;
+uint32_t TagCache::hit_latency(uint64_t now) { return wait_for(last_ready(), now); }
+
+uint32_t TagCache::wait_for(uint64_t ready, uint64_t now) {
     if (ready <= now + m_cfg.latency) return m_cfg.latency;
     ++m_merged;
     return uint32_t(ready - now);

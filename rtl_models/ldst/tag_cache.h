@@ -25,6 +25,19 @@ public:
     uint32_t hit_latency(uint64_t now);
     // The line just allocated by a miss receives its data at cycle `done`.
     void filling(uint64_t done) { if (m_last < m_ready.size()) m_ready[m_last] = done; }
+
+    // Deferred requests (LdstUnit): a miss whose fill time is not known yet marks its line with
+    // kPendingFill | token; a hit on such a line waits for that fill.
+    static constexpr uint64_t kPendingFill = uint64_t(1) << 63;
+    // The way the last access hit or allocated (SIZE_MAX: none), and when its line's fill arrives.
+    size_t last_way() const { return m_last; }
+    uint64_t last_ready() const { return m_last < m_ready.size() ? m_ready[m_last] : 0; }
+    // The fill marked `marker` on `way` arrives at `done`, unless the way holds another line by now.
+    void resolve_fill(size_t way, uint64_t marker, uint64_t done) {
+        if (way < m_ready.size() && m_ready[way] == marker) m_ready[way] = done;
+    }
+    // Latency of a hit at `now` on a line whose fill arrives at `ready`.
+    uint32_t wait_for(uint64_t ready, uint64_t now);
     uint32_t line_bytes() const { return m_cfg.line_bytes; }
     uint32_t latency() const { return m_cfg.latency; }
     uint64_t hits() const { return m_hits; }

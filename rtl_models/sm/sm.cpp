@@ -7,62 +7,6 @@ namespace gpusim {
 Sm::Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, sc_core::sc_time cycle, L2Cache* l2)
     : sc_module(name), mem("mem"), m_cfg(cfg), m_cycle(cycle), m_view(this), m_core(cfg, smid, m_view, l2) {
     mem.register_invalidate_direct_mem_ptr(this, &Sm::invalidate_direct_mem_ptr);
-    SC_HAS_PROCESS(Sm);
-    SC_THREAD(run);
-}
-
-void Sm::start(const LaunchInfo* launch, CtaDispatcher* dispatcher) {
-    m_launch = launch;
-    m_dispatcher = dispatcher;
-    m_busy = true;
-    m_start.notify(sc_core::SC_ZERO_TIME);
-}
-
-void Sm::run() {
-    for (;;) {
-        wait(m_start);
-        m_qk.reset();
-        run_launch();
-        m_qk.sync();
-        m_busy = false;
-        m_done.notify(sc_core::SC_ZERO_TIME);
-    }
-}
-
-// Timing mode's launches (functional mode's run under the GPU's SmCluster).
-void Sm::run_launch() {
-    m_core.begin_launch(m_launch);
-    const uint64_t quantum = std::max<uint64_t>(uint64_t(tlm_utils::tlm_quantumkeeper::get_global_quantum() / m_cycle), 1);
-    bool first_fill = true;
-    TraceRecorder* trace = m_core.trace();
-    const uint64_t interval = trace ? trace->interval_cycles() : 0;
-    trace_begin(local_ns());
-    for (;;) {
-        uint64_t cta;
-        // The SM's cycle on the chip's time base, before blocks arrive (the timeline dates them).
-        m_core.set_chip_cycle(uint64_t(m_qk.get_current_time() / m_cycle + 0.5));
-        // The first CTAs go round-robin over the SMs, as the chip's distributor hands them out:
-        // each SM takes one and lets the others take theirs. Later ones go to whichever SM has room.
-        while (m_core.can_accept_cta() && m_dispatcher->next(cta)) {
-            m_core.add_cta(cta);
-            if (first_fill) wait(sc_core::SC_ZERO_TIME);
-        }
-        first_fill = false;
-        if (m_core.idle() || m_dispatcher->aborted()) break;
-        uint64_t before = m_core.cycles();
-        m_core.set_time_ns(uint64_t(m_qk.get_current_time().to_seconds() * 1e9));
-        try {
-            step_quantum(before + quantum, interval);
-        } catch (const KernelFault& f) {
-            m_dispatcher->abort(f.what(), f.kind());
-            break;
-        }
-        m_qk.inc(m_cycle * double(m_core.cycles() - before));
-        if (m_progress) m_progress->tick();
-        if (m_qk.need_sync()) sync();
-    }
-    trace_end();
-    m_core.abort();
 }
 
 void Sm::trace_begin(double now_ns) {
@@ -78,12 +22,29 @@ void Sm::trace_after_step() {
     if (interval && m_core.cycles() / interval != m_sample.cycle / interval) sample();
 }
 
+uint64_t Sm::step_apart(uint64_t target) {
+    TraceRecorder* trace = m_core.trace();
+    const uint64_t interval = trace ? trace->interval_cycles() : 0;
+    if (!interval) return m_core.step_apart(target);
+    uint64_t issued = 0;
+    for (;;) {
+        const uint64_t boundary = (m_core.cycles() / interval + 1) * interval;
+        issued += m_core.step_apart(std::min(target, boundary));
+        if (m_core.cycles() < boundary) return issued;   // it stopped for a reason of its own
+        sample();
+        if (m_core.cycles() >= target) return issued;
+    }
+}
+
 void Sm::trace_end() {
     TraceRecorder* trace = m_core.trace();
     if (!trace) return;
     sample();
-    trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "issue rate (IPC)", ns_at(m_core.cycles()), 0);
-    trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "resident warps", ns_at(m_core.cycles()), 0);
+    // An SM busy to the launch's last cycle ends with it; the sum behind ns_at may land a rounding
+    // error past that, after the next launch's first sample.
+    const double end = std::min(ns_at(m_core.cycles()), sc_core::sc_time_stamp().to_seconds() * 1e9);
+    trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "issue rate (IPC)", end, 0);
+    trace->counter(TraceRecorder::kSmBase + int(m_core.smid()), "resident warps", end, 0);
 }
 
 void Sm::cluster_begin(const LaunchInfo* launch) {
@@ -101,15 +62,6 @@ void Sm::cluster_end() {
     m_core.abort();
 }
 
-// Meets SystemC time at the quantum's end. SMs that meet at the same time run on in index order
-// (SM k after k + 1 delta cycles), whatever order SystemC's timed queue wakes them in: that order
-// changes with any other timed event (a waveform's replay, a user's own module), and the SMs'
-// order decides who takes the next block and whose requests reach the L2 first.
-void Sm::sync() {
-    m_qk.sync();
-    for (uint32_t k = 0; k <= m_core.smid(); ++k) wait(sc_core::SC_ZERO_TIME);
-}
-
 // The interval since the last sample: warp instructions per cycle, and resident warps averaged
 // over its cycles (timing mode) or as they are now (functional mode), shown from its start.
 void Sm::sample() {
@@ -124,23 +76,6 @@ void Sm::sample() {
         trace->counter(group, "resident warps", at, warps);
     }
     m_sample = Sample{m_core.cycles(), s.warp_instructions, s.resident_warp_cycles};
-}
-
-// Steps to `target` as one step_until would; with a timeline, in pieces that end at each
-// sampling boundary. The pieces change no result: the SM meets SystemC time (and the other SMs)
-// only after the whole step, at the same cycle, and the scheduling state carries over.
-void Sm::step_quantum(uint64_t target, uint64_t interval) {
-    if (!interval) {
-        m_core.step_until(target);
-        return;
-    }
-    const uint64_t completed = m_core.stats().ctas_completed;
-    for (;;) {
-        const uint64_t boundary = (m_core.cycles() / interval + 1) * interval;
-        m_core.step_until(std::min(target, boundary));
-        if (m_core.cycles() >= boundary) sample();
-        if (m_core.cycles() >= target || m_core.idle() || m_core.stats().ctas_completed != completed) return;
-    }
 }
 
 bool Sm::get_dmi(uint64_t addr, bool write, uint64_t& start, uint64_t& end, uint8_t*& ptr, bool& writable) {

@@ -1,6 +1,6 @@
-// The streaming multiprocessor as a SystemC module: one process that fills the SM with CTAs from
-// the dispatcher and runs them on SmCore, reaching device memory only through its TLM socket
-// (DMI where granted) and running ahead of global time by a quantum.
+// The streaming multiprocessor as a SystemC module: SmCore with its TLM socket toward device
+// memory (DMI where granted) and its place on the timeline. The GPU's SmCluster runs the SMs'
+// launches, quantum by quantum, ahead of SystemC time.
 #pragma once
 
 #include <mutex>
@@ -24,20 +24,19 @@ public:
     // `l2` is the chip's L2 that the SM's timing mode looks lines up in (nullptr in functional mode).
     Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, sc_core::sc_time cycle, L2Cache* l2 = nullptr);
 
-    // Starts working on `launch`; done_event() fires when the SM has no more CTAs to run.
-    void start(const LaunchInfo* launch, CtaDispatcher* dispatcher);
-    const sc_core::sc_event& done_event() const { return m_done; }
-    bool busy() const { return m_busy; }
     SmCore& core() { return m_core; }
     // The run's progress line (may be null), ticked after each step.
     void set_progress(ProgressMeter* p) { m_progress = p; }
 
-    // Functional mode's launches run under the GPU's SmCluster instead of the SM's process: the
-    // launch begins (now), each quantum begins at `chip_cycle` (now), the launch ends; in between
-    // the cluster steps the core, and samples the timeline after each quantum.
+    // Launches run under the GPU's SmCluster: the launch begins (now), each quantum begins at
+    // `chip_cycle` (now), the launch ends; in between the cluster steps the core, and (functional
+    // mode) samples the timeline after each quantum.
     void cluster_begin(const LaunchInfo* launch);
     void cluster_quantum(uint64_t chip_cycle);
     void trace_after_step();
+    // Timing mode: the core's step_apart toward `target`, sampling the timeline at its interval
+    // boundaries on the way (the pieces change nothing the core does).
+    uint64_t step_apart(uint64_t target);
     void cluster_end();
 
 private:
@@ -45,12 +44,6 @@ private:
     sc_core::sc_time m_cycle;
     MemoryView m_view;
     SmCore m_core;
-    tlm_utils::tlm_quantumkeeper m_qk;
-    const LaunchInfo* m_launch = nullptr;
-    CtaDispatcher* m_dispatcher = nullptr;
-    sc_core::sc_event m_start;
-    sc_core::sc_event m_done;
-    bool m_busy = false;
     ProgressMeter* m_progress = nullptr;
     // The timeline's counters: where the current sampling interval began.
     struct Sample {
@@ -59,18 +52,13 @@ private:
     uint64_t m_launch_cycle = 0;   // the SM's cycle and time when the launch began
     double m_launch_ns = 0;
 
-    void run();
-    void run_launch();
-    void sync();
     void trace_begin(double now_ns);
     void trace_end();
     // Held while a memory region is asked for or an access goes through the socket (SMs on host threads).
     static std::mutex& memory_lock();
     // Timeline counters of the interval that ends now: issue rate and resident warps.
     void sample();
-    void step_quantum(uint64_t target, uint64_t interval);
-    // The SM's own time (SystemC time plus how far it ran ahead), in ns, and that of one of its cycles.
-    double local_ns() const { return m_qk.get_current_time().to_seconds() * 1e9; }
+    // The chip-time nanosecond of one of the SM's cycles.
     double ns_at(uint64_t cycle) const { return m_launch_ns + m_core.trace()->ns_of_cycle(cycle - m_launch_cycle); }
     bool get_dmi(uint64_t addr, bool write, uint64_t& start, uint64_t& end, uint8_t*& ptr, bool& writable) override;
     bool transport(bool write, uint64_t addr, uint8_t* data, uint32_t size) override;

@@ -69,6 +69,7 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_sweep = Sweep{};
     m_parked = 0;
     m_reserve.clear();
+    m_turn_wanted = false;
     m_launch_cycle = m_clock.cycles();
     m_launch_time = std::chrono::steady_clock::now();
 }
@@ -561,6 +562,8 @@ void SmCore::raise_fault(const Warp& w, int lane, const std::string& what, Fault
 }
 
 void SmCore::abort() {
+    resolve_memory();   // what the LD/ST unit wrote down still reached the L2
+    m_turn_wanted = false;
     if (m_units)
         for (uint32_t k = 0; k < m_warp_used.size(); ++k)
             if (m_warp_used[k]) m_units->schedulers[m_warps[k].scheduler]->remove(k);

@@ -17,6 +17,7 @@
 
 #include "barrier/barrier_unit.h"
 #include "clock/clock_unit.h"
+#include "ldst/memory_request.h"
 #include "ldst/memory_view.h"
 #include "sm/exec_context.h"
 #include "sm/launch.h"
@@ -76,6 +77,8 @@ public:
     // Timing mode: declares the SM's waveform signals, named `prefix` + "issued" (warp instructions
     // issued per cycle), "active_warps", "blocks" and its L1's "l1.queue".
     void record_signals(VcdRecorder& vcd, const std::string& prefix);
+    // Whether any of the SM's own signals is recorded (the recorder takes changes from one thread).
+    bool records_signals() const { return m_signals.issued || m_signals.warps || m_signals.blocks; }
     uint32_t live_warps() const { return m_live_warps; }
     uint32_t smid() const { return m_smid; }
 
@@ -110,6 +113,19 @@ public:
     // no CTA is left; returns how many were issued. Throws KernelFault like step().
     uint64_t step_until(uint64_t cycle);
     bool timing() const { return m_units != nullptr; }
+    // Timing mode on host threads (SmCluster): step_until on the SM's own, as far as it can go
+    // without the other SMs. Requests beyond the SM wait to be priced (LdstUnit's deferred mode)
+    // and the step ends at the SM's horizon, before any cycle in which their latencies could
+    // matter; it also ends after a cycle in which a warp stood at an instruction that orders with
+    // other SMs (it waits for the SM's turn). Returns how many were issued.
+    uint64_t step_apart(uint64_t cycle);
+    // The SM's turn, in SM order: prices what step_apart wrote down; then, when a warp waits for
+    // it, runs one cycle in which the instructions ordering with other SMs may issue (unless the
+    // SM has reached `until`: the next turn runs it).
+    uint64_t take_turn(uint64_t until);
+    // Whether the grid still has blocks for the SM to take in its turn (step_apart then stops when
+    // it has room and none set aside).
+    void set_wants_blocks(bool more) { m_wants_blocks = more; }
 
     // Drops every resident CTA (after a fault elsewhere).
     void abort();
@@ -204,7 +220,8 @@ private:
         uint64_t at = 0;
     };
     Check check_warp(uint32_t sched, uint64_t t, uint32_t wi, bool& exclusive_used);
-    void issue_timed(Warp& w, uint32_t sched, uint64_t t);
+    // Issues the warp's instruction; false when it must wait for the SM's turn (it changed nothing).
+    bool issue_timed(Warp& w, uint32_t sched, uint64_t t);
     uint64_t operand_ready(const Warp& w, const Inst& in, uint8_t& source) const;
     uint64_t issue_ready(Warp& w, const Inst& in) const;
     // What a memory instruction costs: the latency its unit adds, its pipe passes against those of
@@ -213,9 +230,39 @@ private:
         uint64_t latency = 0;
         uint32_t passes = 1, ideal = 1;
         uint8_t source;
+        int32_t group = -1;     // deferred: the LD/ST unit's group that prices the latency later
+        uint32_t lower = 0;     // deferred: a lower bound of the latency
     };
-    MemoryCost memory_cost(Warp& w, const Inst& in, LaneMask m);
-    MemoryCost texture_cost(Warp& w, const Inst& in, LaneMask m);
+    // The addresses of a memory instruction (lanes, or a texture instruction's texels), read
+    // before it executes, since it may overwrite its own address register.
+    struct MemoryAccess {
+        MemSpace space;
+        LaneMask mask;
+        uint32_t count;                  // texels, or 1 for lane addresses
+        uint32_t width;
+        MemoryRequest::Kind kind;
+        uint64_t addr[kWarpSize * 8];    // not cleared: only what count and mask name is set
+    };
+    void gather_access(Warp& w, const Inst& in, LaneMask m, MemoryAccess& a);
+    MemoryCost memory_cost(const MemoryAccess& a);
+    MemoryCost texture_cost(const MemoryAccess& a);
+    // Deferred mode: an issued instruction whose latency the LD/ST unit prices later.
+    struct DeferredIssue {
+        int32_t group;
+        uint32_t warp;
+        uint64_t base;          // its cycle plus the pipe's own latency
+        uint64_t provisional;   // the lower bound its scoreboard entries hold meanwhile
+        const Inst* in;
+        uint8_t source;
+    };
+    std::vector<DeferredIssue> m_deferred;
+    uint64_t m_horizon = UINT64_MAX;    // the first cycle a deferred latency could matter in
+    bool m_apart = false;               // step_apart is running
+    bool m_turn_wanted = false;         // a warp waits for the SM's turn
+    bool m_wants_blocks = false;        // the grid has blocks left (timing mode's turns)
+    void defer_latency(Warp& w, const Inst& in, uint64_t base, uint64_t provisional, uint8_t source, int32_t group, uint64_t t);
+    void resolve_memory();
+    void want_turn(uint64_t t);
     // Calls f(ready cycle, source) for every scoreboard entry the instruction waits on.
     template <class F> void for_each_source(const Warp& w, const Inst& in, F&& f) const;
     // Why the first warp a scan found blocked cannot issue, refined from what the scan saw.

@@ -37,12 +37,6 @@ using Stall = WarpScheduler::Stall;
 
 bool settled(const Warp& w, uint32_t code_size) { return w.active != 0 && w.pc != w.rpc && w.pc < code_size; }
 
-// Local memory is interleaved by thread in device memory, so the same offset across a warp coalesces.
-uint64_t local_address(uint64_t offset, uint32_t warp_slot, uint32_t local_bytes, int lane) {
-    uint64_t warp_base = uint64_t(warp_slot) * local_bytes * kWarpSize;
-    return memory_map::kLocalWindowBase + warp_base + (offset / 4 * kWarpSize + uint64_t(lane)) * 4 + offset % 4;
-}
-
 } // namespace
 
 void SmCore::enqueue_warp(uint32_t slot) {
@@ -207,125 +201,56 @@ __attribute__((noinline)) SmCore::Check SmCore::check_warp(uint32_t s, uint64_t 
         bool others = false;
         for (const auto& sc : u.schedulers) others |= sc->issued_at(t);
         if (others) return {Check::Blocked, uint8_t(Stall::PipeBusy), t + 1};
-        exclusive_used = true;
     }
-    issue_timed(w, s, t);
+    // On its own, the SM leaves an instruction that orders with other SMs to its turn.
+    if ((m_apart && (in.dest_flags & kOrdered)) || !issue_timed(w, s, t)) {
+        want_turn(t);
+        return {Check::Blocked, uint8_t(Stall::MemoryStructural), t + 1};
+    }
+    exclusive_used |= p.exclusive();
     return {Check::Issued};
 }
 
-// Prices a memory instruction before it executes (its address register may be overwritten).
-SmCore::MemoryCost SmCore::memory_cost(Warp& w, const Inst& in, LaneMask m) {
-    MemoryCost cost{0, 1, 1, uint8_t(Stall::MemoryDependency)};
-    if (!m) return cost;
-    TimingUnits& u = *m_units;
-    if (in.space == MemSpace::Texture) return texture_cost(w, in, m);
-    uint64_t addr[kWarpSize] = {};
-    const uint64_t* base = in.a == kNoRow ? nullptr : m_ctx.src(w, in.a);
-    for_lanes(m, [&](int l) { addr[l] = effective_address(base ? base[l] : 0, in); });
-    const uint32_t width = uint32_t(std::max<uint8_t>(in.width, 1)) * std::max<uint8_t>(in.vec_count, 1);
-    MemSpace space = in.space;
-    if (space == MemSpace::Generic) {
-        uint64_t a = addr[__builtin_ctz(m)];
-        space = memory_map::in_shared_window(a) ? MemSpace::Shared : memory_map::in_local_window(a) ? MemSpace::Local : MemSpace::Global;
-        if (space != MemSpace::Global) {
-            uint64_t off = space == MemSpace::Shared ? memory_map::kSharedWindowBase : memory_map::kLocalWindowBase;
-            for_lanes(m, [&](int l) { addr[l] -= off; });
-        }
-    }
-    u.ldst.set_now(uint64_t(std::max<int64_t>(int64_t(m_units->now) + m_chip_offset, 0)));
-    const LdstUnit::Kind kind = (in.dest_flags & kMemAtomic) ? LdstUnit::Kind::Atomic
-                                : (in.dest_flags & kMemStore) ? LdstUnit::Kind::Write : LdstUnit::Kind::Read;
-    // A global or local access: transactions through the L1 and beyond.
-    auto through_l1 = [&](bool local) {
-        LdstUnit::Cost c = u.ldst.access(addr, m, width, kind, local);
-        cost.passes = std::max(c.transactions, 1u);
-        cost.ideal = c.groups;
-        cost.latency = c.latency;
-        if (c.mshr_wait) cost.source = uint8_t(Stall::MemoryStructural);
-    };
-    switch (space) {
-    case MemSpace::Shared:
-        cost.passes = u.smem.access(addr, m, width, kind == LdstUnit::Kind::Atomic);
-        cost.ideal = u.smem.ideal_passes(m, 4);   // pipe time is relative to a conflict-free 32-bit access
-        cost.latency = u.smem.latency(cost.passes);
-        break;
-    case MemSpace::Const:
-    case MemSpace::Param: {
-        ConstantCache::Cost c = u.ccache.access(addr, m);
-        cost.passes = std::max(c.passes, 1u);
-        cost.ideal = c.groups;
-        uint64_t fill = 0;
-        for (uint32_t k = 0; k < c.misses; ++k) fill = std::max<uint64_t>(fill, u.ldst.fill(c.miss_lines[k], u.ccache.line_bytes()));
-        cost.latency = u.ccache.latency(cost.passes) + fill;
-        if (c.misses) cost.source = uint8_t(Stall::CacheMiss);
-        break;
-    }
-    case MemSpace::Local: {
-        uint32_t slot = uint32_t(&w - m_warps.data());
-        for_lanes(m, [&](int l) { addr[l] = local_address(addr[l], slot, w.local_bytes, l); });
-        through_l1(true);
-        break;
-    }
-    default:
-        through_l1(false);
-        break;
-    }
-    return cost;
+void SmCore::want_turn(uint64_t t) {
+    m_turn_wanted = true;
+    m_horizon = std::min(m_horizon, t + 1);
 }
 
-// A texture or surface instruction: the texture cache's passes over the lines its texels lie in,
-// and the fill of those that miss.
-SmCore::MemoryCost SmCore::texture_cost(Warp& w, const Inst& in, LaneMask m) {
-    TimingUnits& u = *m_units;
-    MemoryCost cost{0, 1, 1, uint8_t(Stall::MemoryDependency)};
-    uint64_t texels[TextureCache::kMaxTexels];
-    uint32_t n = 0;
-    try {
-        n = texture_footprint(m_ctx, w, in, m, texels, TextureCache::kMaxTexels);
-    } catch (const ExecFault&) {
-        return cost;   // a bad handle or access: the instruction's execution reports it
-    } catch (const AccessFault&) {
-        return cost;
-    }
-    if (n == 0) return cost;
-    u.ldst.set_now(uint64_t(std::max<int64_t>(int64_t(m_units->now) + m_chip_offset, 0)));
-    const TextureCache::Cost c = u.tex.access(texels, n);
-    cost.passes = std::max(c.passes, 1u);
-    uint64_t fill = 0;
-    for (uint32_t k = 0; k < c.misses; ++k) fill = std::max<uint64_t>(fill, u.ldst.fill(c.miss_lines[k], u.tex.line_bytes()));
-    // A miss's fill overlaps the unit's own pipeline: on Kepler a texture fetch that misses takes
-    // about as long as a global load (PPT: texture memory 317, global 331, texture cache hit 112).
-    cost.latency = c.misses ? std::max<uint64_t>(u.tex.latency(cost.passes), fill + u.tex.latency(cost.passes) - u.tex.latency(1))
-                            : u.tex.latency(cost.passes);
-    if (c.misses) cost.source = uint8_t(Stall::CacheMiss);
-    return cost;
-}
-
-void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
+bool SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     TimingUnits& u = *m_units;
     const uint32_t wi = uint32_t(&w - m_warps.data());
     const Inst& in = m_ctx.kernel->code[w.pc];
     const OpTiming& op = u.cfg.ops[int(in.op_class)];
     LaneMask m = w.active;
     if (in.guard >= 0) m &= in.guard_negated ? ~w.preds[in.guard] : w.preds[in.guard];
-    // A memory access occupies the LD/ST pipe in proportion to its passes (bank conflicts, distinct
-    // constant addresses, transactions) over those of a conflict-free access.
-    MemoryCost mc{0, 1, 1, uint8_t(Stall::ExecDependency)};
-    if (in.op_class == OpClass::Memory) mc = memory_cost(w, in, m);
-    const uint64_t latency = op.latency + mc.latency;
-    const uint32_t interval = uint32_t(uint64_t(op.interval_milli) * mc.passes / std::max(mc.ideal, 1u));
+    const bool memory = in.op_class == OpClass::Memory;
+    MemoryAccess access;
+    if (memory) gather_access(w, in, m, access);
 
     const Cta& cta = m_ctas[w.cta_slot];
     m_ctx.shared = const_cast<uint8_t*>(cta.shared.data());
     m_ctx.shared_size = uint32_t(cta.shared.size());
     m_ctx.clock = t;
     m_clock.advance_to(t);
+    const uint32_t lanes = lane_count(w.active);
+    try {
+        execute(w, in);
+    } catch (const PauseRequest&) {
+        --w.pc;   // it moved nothing: it waits for the SM's turn
+        return false;
+    }
     ++m_stats.warp_instructions;
     ++m_stats.by_class[int(in.op_class)];
-    m_stats.thread_instructions += lane_count(w.active);
-    execute(w, in);
+    m_stats.thread_instructions += lanes;
     w.operands_pc = UINT32_MAX;
     m_hints[wi] = ScanHint{};
+
+    // A memory access occupies the LD/ST pipe in proportion to its passes (bank conflicts, distinct
+    // constant addresses, transactions) over those of a conflict-free access.
+    MemoryCost mc{0, 1, 1, uint8_t(Stall::ExecDependency)};
+    if (memory) mc = memory_cost(access);
+    const uint64_t latency = op.latency + (mc.group >= 0 ? mc.lower : mc.latency);
+    const uint32_t interval = uint32_t(uint64_t(op.interval_milli) * mc.passes / std::max(mc.ideal, 1u));
 
     Pipe& p = u.pipe(op.pipe);
     uint64_t occupied = p.accept(p.instance(s), t, std::max(interval, 1u));
@@ -339,9 +264,10 @@ void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
             if (in.vec[e] >= 0) write_row(in.vec[e]);
     if (in.pd >= 0) write_pred(in.pd);
     if ((in.dest_flags & kDestPb) && in.pb >= 0) write_pred(in.pb);
-    if (in.op_class == OpClass::Memory) {
+    if (memory) {
         if (done >= w.mem_done) w.mem_done = done, w.mem_source = mc.source;
         if (latency > u.cfg.scheduler.long_latency_cycles) u.schedulers[s]->long_stall(wi);
+        if (mc.group >= 0) defer_latency(w, in, t + op.latency, done, mc.source, mc.group, t);
     }
     // A warp issues at most once per cycle per dispatch slot; a taken branch refetches.
     w.ready_at = t + (in.op_class == OpClass::Branch ? std::max<uint64_t>(op.latency, 1) : u.schedulers[s]->dispatch_width() > 1 ? 0 : 1);
@@ -349,6 +275,7 @@ void SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     if (w.state == Warp::State::AtBarrier) arrive(w);
     if (w.state == Warp::State::Ready) settle(w);
     if (w.state == Warp::State::Done) retire_warp(w);
+    return true;
 }
 
 uint64_t SmCore::step_until(uint64_t until) {
@@ -359,7 +286,7 @@ uint64_t SmCore::step_until(uint64_t until) {
     int why[64];
     uint32_t lost[64];   // issue slots a scheduler that issued left unused this cycle
     // Returns when a CTA completes, so the SM can take the next one without waiting for the quantum.
-    while (m_resident > 0 && u.now < until && m_stats.ctas_completed == ctas_before) {
+    while (m_resident > 0 && u.now < std::min(until, m_horizon) && m_stats.ctas_completed == ctas_before) {
         const uint64_t t = u.now;
         const uint64_t issued_at_t = m_stats.warp_instructions;
         const uint32_t live_warps = m_live_warps;
@@ -401,7 +328,7 @@ uint64_t SmCore::step_until(uint64_t until) {
         }
         // A skip stops at the end of the quantum: the SM meets SystemC time (and the other SMs) at
         // the same cycles whatever it skipped, so the skipping cannot change the results.
-        next = std::min(next, until);
+        next = std::min({next, until, m_horizon});
         for (size_t s = 0; s < ns; ++s)
             if (why[s] >= 0) u.schedulers[s]->stalled(Stall(why[s]), lost[s] ? lost[s] : (next - t) * u.schedulers[s]->dispatch_width());
         m_stats.resident_warp_cycles += uint64_t(live_warps) * (next - t);
@@ -410,6 +337,38 @@ uint64_t SmCore::step_until(uint64_t until) {
     m_clock.advance_to(u.now);
     check_watchdog();
     return m_stats.warp_instructions - issued_before;
+}
+
+uint64_t SmCore::step_apart(uint64_t until) {
+    TimingUnits& u = *m_units;
+    m_apart = m_ctx.apart = true;
+    u.ldst.set_deferred(true);
+    uint64_t issued = 0;
+    try {
+        // A block that completes makes room for one set aside; with none left, and more in the
+        // grid, the step ends, and the next comes from the chip's distributor in the SM's turn
+        // (at the same cycle).
+        for (;;) {
+            start_reserved();
+            if (m_resident == 0 || u.now >= std::min(until, m_horizon) || m_turn_wanted) break;
+            if (m_wants_blocks && can_accept_cta()) break;
+            issued += step_until(until);
+        }
+    } catch (...) {
+        m_apart = m_ctx.apart = false;
+        u.ldst.set_deferred(false);
+        throw;
+    }
+    m_apart = m_ctx.apart = false;
+    u.ldst.set_deferred(false);
+    return issued;
+}
+
+uint64_t SmCore::take_turn(uint64_t until) {
+    resolve_memory();
+    if (!m_turn_wanted || m_units->now >= until) return 0;
+    m_turn_wanted = false;
+    return step_until(m_units->now + 1);
 }
 
 // The waveform's issue signal: `issued` in cycle t, and none after it until a later cycle issues

@@ -419,7 +419,7 @@ int sc_main(int argc, char** argv) {
             ->allow_extra_args(false);
         c->add_option("--mode", o.mode, "functional or timing (default: the config's sim.mode)");
         c->add_option("--timeout", o.timeout, "stop a kernel after this many host seconds (sim.timeout_seconds)");
-        c->add_option("--threads", o.threads, "host threads for functional mode's SMs, 0 for one per core (sim.threads; default 0)");
+        c->add_option("--threads", o.threads, "host threads for the SMs (both modes), 0 for one per core (sim.threads; default 0)");
         c->add_option("--stats", o.stats, "write every unit's statistics to this JSON file (one manifest)");
         c->add_flag("--memcheck", o.memcheck, "check every global access against its allocation's exact bounds (sim.memcheck)");
         c->add_flag("--racecheck", o.racecheck, "report shared- and global-memory races (sim.racecheck)");

@@ -188,3 +188,66 @@ BOOST_AUTO_TEST_CASE(a_misbehaving_memory_target_is_reported) {
         return std::string(e.what()).find("lowered the delay") != std::string::npos;
     });
 }
+
+// Deferred mode (SMs on host threads): accesses written down during a round and priced at its end
+// reach the memory target in the same order, at the same cycles, with the same latencies and
+// statistics as accesses priced at once, through hits, misses, hits under misses and MSHR waits.
+BOOST_AUTO_TEST_CASE(deferred_requests_are_priced_as_immediate_ones) {
+    MemoryTimingConfig c = fermi_like();
+    c.l1.mshrs = 4;
+    c.dram_latency = 7;   // the least the recording target answers: the deferred lower bound
+    LdstBench now("ldst_now", c), later("ldst_later", c);
+    later.ldst.set_deferred(true);
+    BOOST_TEST(later.ldst.min_request_latency() == 7u);
+    uint64_t seed = 12345;
+    auto next = [&](uint64_t n) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return (seed >> 33) % n;
+    };
+    struct Expected {
+        int32_t group;
+        uint32_t latency;
+    };
+    uint64_t cycle = 100;
+    uint32_t deferred_groups = 0;
+    for (int round = 0; round < 200; ++round) {
+        std::vector<Expected> expected;
+        for (int k = 0; k < 12; ++k) {
+            cycle += next(40);
+            std::vector<uint64_t> addr(kWarpSize);
+            const uint64_t base = 0x10000 + next(48) * 128;   // few lines: hits, and hits under misses
+            const uint64_t stride = next(3) == 0 ? 128 : 4;
+            for (int l = 0; l < kWarpSize; ++l) addr[size_t(l)] = base + uint64_t(l) * stride;
+            const Kind kind = next(6) == 0 ? Kind::Write : next(8) == 0 ? Kind::Atomic : Kind::Read;
+            const LaneMask mask = next(4) == 0 ? 0x0000FFFFu : ~0u;
+            now.ldst.set_now(cycle);
+            later.ldst.set_now(cycle);
+            const LdstUnit::Cost a = now.ldst.access(addr.data(), mask, 4, kind, false);
+            const LdstUnit::Cost b = later.ldst.access(addr.data(), mask, 4, kind, false);
+            BOOST_TEST(a.transactions == b.transactions);
+            BOOST_TEST(b.lower <= a.latency);
+            if (b.group < 0) BOOST_TEST(b.latency == a.latency);
+            expected.push_back({b.group, a.latency});
+        }
+        later.ldst.resolve();
+        for (const Expected& e : expected)
+            if (e.group >= 0) {
+                BOOST_TEST(later.ldst.group_latency(e.group) == e.latency);
+                ++deferred_groups;
+            }
+        later.ldst.clear_groups();
+    }
+    BOOST_TEST(deferred_groups > 1000u);
+    BOOST_REQUIRE(now.target.seen.size() == later.target.seen.size());
+    for (size_t k = 0; k < now.target.seen.size(); ++k) {
+        BOOST_TEST(now.target.seen[k].addr == later.target.seen[k].addr);
+        BOOST_TEST(now.target.seen[k].cycle == later.target.seen[k].cycle);
+        BOOST_TEST(int(now.target.seen[k].kind) == int(later.target.seen[k].kind));
+        BOOST_TEST(now.target.seen[k].ops == later.target.seen[k].ops);
+    }
+    const auto a = test::unit_stats(now.ldst), b = test::unit_stats(later.ldst);
+    for (const char* s : {"l1_hits", "l1_misses", "l1_mshr_wait_cycles", "l1_hits_under_miss", "transactions"})
+        BOOST_TEST(a[s]["value"].get<double>() == b[s]["value"].get<double>(), s);
+    BOOST_TEST(a["l1_hits_under_miss"]["value"].get<double>() > 0.0);
+    BOOST_TEST(a["l1_mshr_wait_cycles"]["value"].get<double>() > 0.0);
+}
