@@ -1,10 +1,10 @@
 # What host threads guarantee for programs whose blocks meet through memory (regress/threads/racy.ptx,
-# docs/architecture.md#host-threads), on 1, 2 and 3 host threads in functional mode:
+# docs/architecture.md#host-threads), on 1, 2 and 3 host threads in the mode given:
 #   - tickets, race-free but order-dependent (an atomic whose old value is kept, a reduction, a
 #     volatile store): every thread count gives the same tickets, sum and flag, and the tickets
 #     are each block's own;
 #   - race, a plain store by every block to one word: the word holds one of the block ids.
-# Inputs: GPUSIM, DIR (regress/threads), OUT (a scratch folder).
+# Inputs: GPUSIM, DIR (regress/threads), MODE (functional or timing), OUT (a scratch folder).
 cmake_minimum_required(VERSION 3.16)
 set(blocks 120)
 
@@ -34,7 +34,7 @@ foreach(threads 1 2 3)
   file(REMOVE_RECURSE ${run})
   file(MAKE_DIRECTORY ${run}/out)
   file(COPY ${DIR}/racy.json ${DIR}/racy.ptx DESTINATION ${run})
-  execute_process(COMMAND ${GPUSIM} run --mode functional --no-summary --threads ${threads} ${run}/racy.json
+  execute_process(COMMAND ${GPUSIM} run --mode ${MODE} --no-summary --threads ${threads} ${run}/racy.json
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "racy.json on ${threads} host threads failed (${rc}):\n${out}${err}")
