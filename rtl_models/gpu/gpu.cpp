@@ -34,7 +34,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     m_device_runtime = std::make_unique<DeviceRuntime>(*m_dram, m_cfg.malloc_heap_bytes);
     if (m_cfg.sm.racecheck) m_racecheck = std::make_unique<RaceCheck>(std::cerr, &m_allocations, m_cfg.sm.racecheck_shadow_mib << 20);
     for (uint32_t k = 0; k < m_cfg.num_sms; ++k) {
-        m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, cycle, m_l2.get()));
+        m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, m_l2.get()));
         m_sms.back()->core().set_services(m_device_runtime.get());
         m_sms.back()->core().set_checks(&m_allocations, m_cfg.sm.memcheck, m_racecheck.get());
     }
@@ -124,7 +124,6 @@ void Gpu::enable_progress() {
         return fmt::format("{}, {} cycles, {:.2f} M warp instructions/s", launch, cycles, host > 0 ? double(insts) / host / 1e6 : 0.0);
     });
     m_compute->set_progress(m_progress.get());
-    for (Sm* sm : m_sms) sm->set_progress(m_progress.get());
 }
 
 Gpu::~Gpu() {

@@ -171,10 +171,6 @@ bool SmCluster::run_quantum(CtaDispatcher& d, bool one_thread) {
     }
 }
 
-} // namespace gpusim
-
-namespace gpusim {
-
 void SmCluster::top_up(size_t k, uint64_t share, CtaDispatcher& d) {
     SmCore& core = m_sms[k]->core();
     uint64_t want = std::min<uint64_t>(core.cta_limit(), share);

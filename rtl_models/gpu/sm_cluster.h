@@ -43,6 +43,7 @@
 
 #include "gpu/cta_dispatcher.h"
 #include "gpu/host_threads.h"
+#include "gpu/progress_meter.h"
 #include "sm/launch.h"
 #include "sm/sm.h"
 

@@ -8,11 +8,8 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
-#include "../gpu/cta_dispatcher.h"
 #include "ldst/memory_view.h"
-#include "gpu/progress_meter.h"
 #include "sm/sm_core.h"
 
 namespace gpusim {
@@ -22,11 +19,9 @@ public:
     tlm_utils::simple_initiator_socket<Sm> mem;
 
     // `l2` is the chip's L2 that the SM's timing mode looks lines up in (nullptr in functional mode).
-    Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, sc_core::sc_time cycle, L2Cache* l2 = nullptr);
+    Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, L2Cache* l2 = nullptr);
 
     SmCore& core() { return m_core; }
-    // The run's progress line (may be null), ticked after each step.
-    void set_progress(ProgressMeter* p) { m_progress = p; }
 
     // Launches run under the GPU's SmCluster: the launch begins (now), each quantum begins at
     // `chip_cycle` (now), the launch ends; in between the cluster steps the core, and (functional
@@ -40,11 +35,8 @@ public:
     void cluster_end();
 
 private:
-    SmConfig m_cfg;
-    sc_core::sc_time m_cycle;
     MemoryView m_view;
     SmCore m_core;
-    ProgressMeter* m_progress = nullptr;
     // The timeline's counters: where the current sampling interval began.
     struct Sample {
         uint64_t cycle = 0, warp_instructions = 0, warp_cycles = 0;

@@ -257,7 +257,6 @@ private:
     };
     std::vector<DeferredIssue> m_deferred;
     uint64_t m_horizon = UINT64_MAX;    // the first cycle a deferred latency could matter in
-    bool m_apart = false;               // step_apart is running
     bool m_turn_wanted = false;         // a warp waits for the SM's turn
     bool m_wants_blocks = false;        // the grid has blocks left (timing mode's turns)
     void defer_latency(Warp& w, const Inst& in, uint64_t base, uint64_t provisional, uint8_t source, int32_t group, uint64_t t);

@@ -203,7 +203,7 @@ __attribute__((noinline)) SmCore::Check SmCore::check_warp(uint32_t s, uint64_t 
         if (others) return {Check::Blocked, uint8_t(Stall::PipeBusy), t + 1};
     }
     // On its own, the SM leaves an instruction that orders with other SMs to its turn.
-    if ((m_apart && (in.dest_flags & kOrdered)) || !issue_timed(w, s, t)) {
+    if ((m_ctx.apart && (in.dest_flags & kOrdered)) || !issue_timed(w, s, t)) {
         want_turn(t);
         return {Check::Blocked, uint8_t(Stall::MemoryStructural), t + 1};
     }
@@ -341,7 +341,7 @@ uint64_t SmCore::step_until(uint64_t until) {
 
 uint64_t SmCore::step_apart(uint64_t until) {
     TimingUnits& u = *m_units;
-    m_apart = m_ctx.apart = true;
+    m_ctx.apart = true;
     u.ldst.set_deferred(true);
     uint64_t issued = 0;
     try {
@@ -355,11 +355,11 @@ uint64_t SmCore::step_apart(uint64_t until) {
             issued += step_until(until);
         }
     } catch (...) {
-        m_apart = m_ctx.apart = false;
+        m_ctx.apart = false;
         u.ldst.set_deferred(false);
         throw;
     }
-    m_apart = m_ctx.apart = false;
+    m_ctx.apart = false;
     u.ldst.set_deferred(false);
     return issued;
 }
