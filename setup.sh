@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 # SystemC's source for the sanitizer build (cmake/systemc_pthreads.sh); python3-matplotlib draws
 # the plots of gpusim sweep, and slurm-wlm with munge is the cluster its --slurm test starts.
 packages="g++ cmake make pkg-config libsystemc-dev libboost-test-dev libfmt-dev nlohmann-json3-dev libcli11-dev libzstd-dev
-          clang libclang-rt-14-dev dpkg-dev python3-matplotlib slurm-wlm munge"
+          clang libclang-rt-14-dev dpkg-dev python3-matplotlib slurm-wlm munge verilator"
 missing=""
 for p in $packages; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

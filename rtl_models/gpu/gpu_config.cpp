@@ -230,6 +230,18 @@ void read_timing(Reader& r, GpuConfig& c) {
     r.get("smem", "split_wide", sm.split_wide);
     r.get("smem", "latency", sm.latency);
     r.get("smem", "pass_cycles", sm.pass_cycles);
+    r.get("smem", "impl", sm.impl);
+    r.get("smem", "rtl_vcd", sm.rtl_vcd);
+    r.require(sm.impl == "systemc" || sm.impl == "rtl", fmt::format("smem.impl '{}' is not one of systemc, rtl", sm.impl));
+    if (sm.impl == "rtl") {
+#ifndef GPUSIM_HAVE_RTL
+        r.require(false, "smem.impl 'rtl': this build has no RTL twin (Verilator 5 was not found when it was configured; setup.sh installs it)");
+#endif
+        // The RTL covers the bank geometries of the four generations (rtl_models/rtl/smem_bank_arbiter.sv).
+        r.require(sm.interleave_bytes == 4 && (sm.banks == 16 || sm.banks == 32) && (sm.bank_width_bytes == 4 || sm.bank_width_bytes == 8)
+                      && (sm.max_group_threads == 16 || sm.max_group_threads == 32),
+                  "smem.impl 'rtl' needs smem.interleave_bytes 4, smem.banks 16 or 32, smem.bank_width_bytes 4 or 8 and smem.max_group_threads 16 or 32");
+    }
     r.require(sm.banks >= 1 && sm.banks <= 64 && sm.interleave_bytes >= 1 && sm.bank_width_bytes >= 1,
               "smem.banks must be 1 to 64; smem.interleave_bytes and smem.bank_width_bytes at least 1");
     read_cache(r, "ccache", t.ccache.cache);

@@ -23,7 +23,7 @@ SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, L2Cache* 
     m_ctx.smid = smid;
     m_ctx.pm_events = m_clock.pm_events();
     m_ctx.sfu_ideal = cfg.sfu_ideal;
-    if (m_cfg.timing.enabled) m_units = std::make_unique<TimingUnits>(m_cfg, l2);
+    if (m_cfg.timing.enabled) m_units = std::make_unique<TimingUnits>(m_cfg, smid, l2);
     else m_ctx.slots_per_cycle = m_cfg.warp_schedulers;
 }
 

@@ -14,8 +14,8 @@
 
 namespace gpusim {
 
-TimingUnits::TimingUnits(const SmConfig& c, L2Cache* chip_l2)
-    : cfg(c.timing), smem(unit_name("smem"), c.timing.smem), ccache(unit_name("ccache"), c.timing.ccache),
+TimingUnits::TimingUnits(const SmConfig& c, uint32_t smid, L2Cache* chip_l2)
+    : cfg(c.timing), smem(unit_name("smem"), c.timing.smem, smid == 0), ccache(unit_name("ccache"), c.timing.ccache),
       tex(unit_name("tex"), c.timing.tex),
       ldst(unit_name("l1"), c.timing.memory) {
     if (!chip_l2) {

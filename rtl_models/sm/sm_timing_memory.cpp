@@ -78,7 +78,7 @@ SmCore::MemoryCost SmCore::memory_cost(const MemoryAccess& a) {
     };
     switch (a.space) {
     case MemSpace::Shared:
-        cost.passes = u.smem.access(a.addr, a.mask, a.width, a.kind == LdstUnit::Kind::Atomic);
+        cost.passes = u.smem.access(a.addr, a.mask, a.width, a.kind == LdstUnit::Kind::Atomic, u.now);
         cost.ideal = u.smem.ideal_passes(a.mask, 4);   // pipe time is relative to a conflict-free 32-bit access
         cost.latency = u.smem.latency(cost.passes);
         cost.lower = uint32_t(cost.latency);

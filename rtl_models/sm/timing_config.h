@@ -43,6 +43,8 @@ struct SharedMemoryConfig {
     bool split_wide = false;         // cc 1.x: accesses wider than a bank become one request per bank word
     uint32_t latency = 50;           // cycles, conflict-free load
     uint32_t pass_cycles = 2;        // cycles each further pass adds
+    std::string impl = "systemc";    // "rtl": the verilated bank arbiter finds the passes (docs/rtl.md)
+    std::string rtl_vcd;             // with impl "rtl": SM 0's arbiter signals to this VCD file
 };
 
 struct CacheConfig {

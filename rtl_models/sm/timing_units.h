@@ -20,7 +20,7 @@
 namespace gpusim {
 
 struct TimingUnits {
-    TimingUnits(const SmConfig& cfg, L2Cache* chip_l2);
+    TimingUnits(const SmConfig& cfg, uint32_t smid, L2Cache* chip_l2);
 
     const TimingConfig& cfg;
     std::vector<std::unique_ptr<WarpScheduler>> schedulers;

@@ -1,9 +1,15 @@
 #include "smem/shared_memory.h"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "sm/exec_context.h"
 #include "sm/lane_addresses.h"
+#ifdef GPUSIM_HAVE_RTL
+#include "rtl/bank_arbiter_rtl.h"
+#endif
 
 namespace gpusim {
 
@@ -11,8 +17,22 @@ namespace {
 int log2_exact(uint64_t v) { return v && !(v & (v - 1)) ? __builtin_ctzll(v) : -1; }
 } // namespace
 
-SharedMemory::SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg)
+SharedMemory::SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg, bool trace_rtl)
     : UnitModule(name), m_cfg(cfg) {
+    if (cfg.impl == "rtl") {
+#ifdef GPUSIM_HAVE_RTL
+        BankArbiterGeometry g;
+        g.banks32 = cfg.banks == 32;
+        g.wide_bank = cfg.bank_width_bytes == 8;
+        g.half_warp = cfg.max_group_threads == 16;
+        g.single_broadcast = cfg.single_broadcast;
+        g.split_wide = cfg.split_wide;
+        m_rtl = std::make_unique<BankArbiterRtl>(g, trace_rtl ? cfg.rtl_vcd : std::string());
+#else
+        (void)trace_rtl;
+        throw std::runtime_error("smem.impl 'rtl': this build has no RTL twin (Verilator 5 was not found when it was configured)");
+#endif
+    }
     const int unit = log2_exact(cfg.interleave_bytes), banks = log2_exact(cfg.banks),
               row = log2_exact(uint64_t(cfg.banks) * cfg.bank_width_bytes);
     m_shifts = unit >= 0 && banks >= 0 && row >= 0;
@@ -131,8 +151,33 @@ uint32_t SharedMemory::ideal_passes(LaneMask mask, uint32_t width) const {
     return n * pieces;
 }
 
-uint32_t SharedMemory::access(const uint64_t* addr, LaneMask mask, uint32_t width, bool atomic) {
-    uint32_t p = passes(addr, mask, width);
+SharedMemory::~SharedMemory() = default;
+
+// The RTL takes 32-bit addresses: the lanes' addresses are taken relative to a 4 KiB boundary below
+// the lowest, which keeps every bank and row (rows are at most 256 bytes) as they were.
+uint32_t SharedMemory::rtl_passes(const uint64_t* addr, LaneMask mask, uint32_t width, uint64_t cycle) {
+#ifdef GPUSIM_HAVE_RTL
+    if (!mask) return 0;
+    if (width == 0 || width > 16 || (width & (width - 1)))
+        throw std::runtime_error(fmt::format("smem.impl 'rtl': the bank arbiter takes 1 to 16 bytes per lane, in powers of two, not {}", width));
+    uint64_t base = UINT64_MAX;
+    for_lanes(mask, [&](int l) { base = std::min(base, addr[l]); });
+    base &= ~uint64_t(0xFFF);
+    uint32_t a32[kWarpSize] = {};
+    for_lanes(mask, [&](int l) {
+        if (addr[l] - base > UINT32_MAX - 16)
+            throw std::runtime_error("smem.impl 'rtl': one access's shared addresses span more than 4 GiB");
+        a32[l] = uint32_t(addr[l] - base);
+    });
+    return m_rtl->run(a32, mask, uint32_t(__builtin_ctz(width)), nullptr, cycle, m_cfg.pass_cycles);
+#else
+    (void)addr, (void)mask, (void)width, (void)cycle;
+    return 0;
+#endif
+}
+
+uint32_t SharedMemory::access(const uint64_t* addr, LaneMask mask, uint32_t width, bool atomic, uint64_t cycle) {
+    uint32_t p = m_rtl ? rtl_passes(addr, mask, width, cycle) : passes(addr, mask, width);
     const uint32_t ideal = ideal_passes(mask, width);
     ++m_accesses;
     if (p > ideal) {
@@ -157,6 +202,9 @@ void SharedMemory::report(nlohmann::json& out) const {
          "passes beyond the conflict-free count (each is one serialized replay)");
     stat(out, "conflicted_accesses", double(m_conflicted_accesses), "warp accesses", "accesses with at least one bank conflict");
     stat(out, "atomic_passes", double(m_atomic_passes), "passes", "passes atomics added beyond the banks' for lanes on one address");
+#ifdef GPUSIM_HAVE_RTL
+    if (m_rtl) stat(out, "rtl_clocks", double(m_rtl->clocks()), "clocks", "clocks the verilated bank arbiter ran (smem.impl=rtl), requests' edges included");
+#endif
 }
 
 } // namespace gpusim

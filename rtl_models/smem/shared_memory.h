@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "sm/isa.h"
 #include "sm/timing_config.h"
@@ -15,16 +17,27 @@
 
 namespace gpusim {
 
+class BankArbiterRtl;
+
 class SharedMemory : public UnitModule {
 public:
-    SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg);
+    // With cfg.impl "rtl" the verilated bank arbiter finds every access's passes; `trace_rtl`
+    // writes its signals to cfg.rtl_vcd.
+    SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg, bool trace_rtl = false);
+    ~SharedMemory() override;
 
     // Passes a warp access of `width` bytes per thread at `addr[lane]` needs; counts the access.
     // An atomic needs at least one pass per lane on its busiest address (the lanes' operations on
     // one word are serialized, where a load would broadcast it).
-    uint32_t access(const uint64_t* addr, LaneMask mask, uint32_t width, bool atomic = false);
+    // `cycle` (the SM's) places the RTL's clocks in its waveform.
+    uint32_t access(const uint64_t* addr, LaneMask mask, uint32_t width, bool atomic = false, uint64_t cycle = 0);
     // Passes without counting (for tests and analysis).
     uint32_t passes(const uint64_t* addr, LaneMask mask, uint32_t width) const;
+    // The passes in the order the RTL twin issues them (rtl_models/rtl/smem_bank_arbiter.sv): the
+    // pieces of a split access, then the lane groups, and within a group each bank serving the row
+    // of its lowest-numbered waiting lane. Each pass is the lanes it completes (those whose last
+    // bytes of the piece it serves); as many as passes() counts.
+    std::vector<LaneMask> schedule(const uint64_t* addr, LaneMask mask, uint32_t width) const;
     // Passes the access would need without conflicts.
     uint32_t ideal_passes(LaneMask mask, uint32_t width) const;
     uint32_t latency(uint32_t passes) const { return m_cfg.latency + (passes - 1) * m_cfg.pass_cycles; }
@@ -33,6 +46,7 @@ public:
 
 private:
     SharedMemoryConfig m_cfg;
+    std::unique_ptr<BankArbiterRtl> m_rtl;   // impl "rtl" only
     uint64_t m_accesses = 0;
     uint64_t m_passes = 0;
     uint64_t m_conflict_passes = 0;
@@ -53,7 +67,9 @@ private:
     }
     uint32_t group_threads(uint32_t width) const;
     uint32_t group_passes(const uint64_t* addr, LaneMask group, uint32_t width) const;
+    uint32_t rtl_passes(const uint64_t* addr, LaneMask mask, uint32_t width, uint64_t cycle);
     uint32_t single_broadcast_passes(const uint64_t* addr, LaneMask group) const;
+    void schedule_group(const uint64_t* addr, LaneMask group, uint32_t width, std::vector<LaneMask>& out) const;
 };
 
 } // namespace gpusim

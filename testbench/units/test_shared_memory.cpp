@@ -4,29 +4,14 @@
 #include <boost/test/unit_test.hpp>
 
 #include "common/addresses.h"
+#include "common/smem_traffic.h"
 #include "smem/shared_memory.h"
 
 using namespace gpusim;
+using gpusim::test::fermi_smem;
+using gpusim::test::kepler_smem;
 using gpusim::test::strided;
-
-namespace {
-
-SharedMemoryConfig fermi_smem() { return SharedMemoryConfig{}; }
-SharedMemoryConfig tesla_smem() {
-    SharedMemoryConfig c;
-    c.banks = 16;
-    c.max_group_threads = 16;
-    c.single_broadcast = true;
-    c.split_wide = true;
-    return c;
-}
-SharedMemoryConfig kepler_smem() {
-    SharedMemoryConfig c;
-    c.bank_width_bytes = 8;
-    return c;
-}
-
-} // namespace
+using gpusim::test::tesla_smem;
 
 BOOST_AUTO_TEST_CASE(fermi_banks_conflict_by_gcd_of_stride_and_broadcast_any_word) {
     SharedMemory s("smem_f", fermi_smem());
@@ -98,4 +83,37 @@ BOOST_AUTO_TEST_CASE(atomics_on_one_word_take_a_pass_per_lane) {
     s.report(out);
     BOOST_TEST(out["atomic_passes"]["value"].get<double>() == 31.0 + 3.0);
     BOOST_TEST(out["bank_conflicts"]["value"].get<double>() == 1.0);
+}
+
+BOOST_AUTO_TEST_CASE(schedule_serves_each_lane_once_per_piece_in_as_many_passes_as_counted) {
+    for (const auto& gen : gpusim::test::smem_generations()) {
+        SharedMemory s(("smem_sched_" + gen.name).c_str(), gen.cfg);
+        gpusim::test::SmemTraffic traffic(7);
+        for (int i = 0; i < 20000; ++i) {
+            const auto a = traffic.next();
+            const auto passes = s.schedule(a.addr.data(), a.mask, a.width);
+            BOOST_REQUIRE_MESSAGE(passes.size() == s.passes(a.addr.data(), a.mask, a.width), gen.name << " access " << i);
+            // Every active lane completes once per piece (split accesses have one piece per bank word).
+            const uint32_t pieces = gen.cfg.split_wide && a.width > gen.cfg.bank_width_bytes ? a.width / gen.cfg.bank_width_bytes : 1;
+            uint32_t per_lane[32] = {};
+            for (LaneMask m : passes) {
+                BOOST_REQUIRE((m & ~a.mask) == 0u);
+                for (int l = 0; l < 32; ++l) per_lane[l] += m >> l & 1;
+            }
+            for (int l = 0; l < 32; ++l) BOOST_REQUIRE(per_lane[l] == (a.mask >> l & 1 ? pieces : 0u));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(schedule_serves_the_lowest_lanes_row_first) {
+    SharedMemory f("smem_sched_f", fermi_smem());
+    auto two_way = strided(8);   // lanes l and l + 16 share bank 2l mod 32 in rows 0 and 1
+    BOOST_TEST(f.schedule(two_way.data(), ~0u, 4) == (std::vector<LaneMask>{0x0000FFFFu, 0xFFFF0000u}), boost::test_tools::per_element());
+    auto dbl = strided(8);       // double[tid]: one half-warp per pass
+    BOOST_TEST(f.schedule(dbl.data(), ~0u, 8) == (std::vector<LaneMask>{0x0000FFFFu, 0xFFFF0000u}), boost::test_tools::per_element());
+    SharedMemory t("smem_sched_t", tesla_smem());
+    auto same = strided(0, 0x40);
+    same[3] = 0x44;              // the broadcast word is lane 0's; lane 3 takes its own bank
+    same[5] = 0x80;              // bank 0 again, another word: it waits
+    BOOST_TEST(t.schedule(same.data(), 0xFFu, 4) == (std::vector<LaneMask>{0xDFu, 0x20u}), boost::test_tools::per_element());
 }

@@ -1,0 +1,45 @@
+// The verilated shared-memory bank arbiter (smem_bank_arbiter.sv) behind a plain C++ call: one
+// warp access in, its passes out, the RTL clocked edge by edge. SharedMemory uses it where
+// smem.impl is "rtl" (docs/rtl.md); the header names no Verilator type, so the core builds
+// without Verilator.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gpusim {
+
+// The generation's bank geometry, as the RTL's cfg_* inputs take it.
+struct BankArbiterGeometry {
+    bool banks32 = true;            // 32 banks, else 16
+    bool wide_bank = false;         // 8-byte banks, else 4
+    bool half_warp = false;         // at most 16 lanes served together
+    bool single_broadcast = false;  // cc 1.x: one broadcast word per pass
+    bool split_wide = false;        // cc 1.x: accesses wider than a bank split per bank word
+};
+
+class BankArbiterRtl {
+public:
+    // `vcd`: a file to write the RTL's signals to (empty: none).
+    explicit BankArbiterRtl(const BankArbiterGeometry& g, const std::string& vcd = "");
+    ~BankArbiterRtl();
+    BankArbiterRtl(const BankArbiterRtl&) = delete;
+    BankArbiterRtl& operator=(const BankArbiterRtl&) = delete;
+
+    // Serves one access (`size_log2`: log2 of the bytes per lane) and returns the clocks from the
+    // request's edge to its last pass; `passes` (where given) receives the lanes of each pass.
+    // `start` is the SM cycle of the access; with `cycles_per_clock`, it places the clocks in
+    // the waveform (accesses never overlap there).
+    uint32_t run(const uint32_t* addr, uint32_t mask, uint32_t size_log2, std::vector<uint32_t>* passes,
+                 uint64_t start = 0, uint32_t cycles_per_clock = 1);
+    uint64_t clocks() const { return m_clocks; }
+
+private:
+    struct Model;
+    std::unique_ptr<Model> m_model;
+    uint64_t m_clocks = 0;
+};
+
+} // namespace gpusim
