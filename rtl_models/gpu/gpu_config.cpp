@@ -241,6 +241,9 @@ void read_timing(Reader& r, GpuConfig& c) {
         r.require(sm.interleave_bytes == 4 && (sm.banks == 16 || sm.banks == 32) && (sm.bank_width_bytes == 4 || sm.bank_width_bytes == 8)
                       && (sm.max_group_threads == 16 || sm.max_group_threads == 32),
                   "smem.impl 'rtl' needs smem.interleave_bytes 4, smem.banks 16 or 32, smem.bank_width_bytes 4 or 8 and smem.max_group_threads 16 or 32");
+        // cc 1.x's rules come with its 4-byte banks only.
+        r.require(sm.bank_width_bytes == 4 || (!sm.single_broadcast && !sm.split_wide),
+                  "smem.impl 'rtl': smem.single_broadcast and smem.split_wide (cc 1.x) need smem.bank_width_bytes 4");
     }
     r.require(sm.banks >= 1 && sm.banks <= 64 && sm.interleave_bytes >= 1 && sm.bank_width_bytes >= 1,
               "smem.banks must be 1 to 64; smem.interleave_bytes and smem.bank_width_bytes at least 1");
@@ -354,6 +357,15 @@ GpuConfig parse_config(const std::string& path, std::string_view text,
     r.get("sim", "memcheck", c.sm.memcheck);
     r.get("sim", "racecheck", c.sm.racecheck);
     r.get("sim", "racecheck_shadow_mib", c.sm.racecheck_shadow_mib);
+    std::string memory_model = "sc";
+    r.get("sim", "memory_model", memory_model);
+    r.require(memory_model == "sc" || memory_model == "relaxed",
+              fmt::format("sim.memory_model must be \"sc\" or \"relaxed\", got \"{}\"", memory_model));
+    c.sm.relaxed = memory_model == "relaxed";
+    r.get("sim", "memory_seed", c.sm.stores.seed);
+    r.get("sim", "store_buffer_entries", c.sm.stores.entries);
+    r.get("sim", "store_max_delay", c.sm.stores.max_delay);
+    r.require(c.sm.stores.entries >= 1, "sim.store_buffer_entries must be at least 1");
     std::string sfu_approx = "hardware";  // a missing key is reported once, by get()
     r.get("sfu", "approx", sfu_approx);
     r.require(sfu_approx == "hardware" || sfu_approx == "ideal",

@@ -168,7 +168,17 @@ bool SmCluster::run_quantum(CtaDispatcher& d, bool one_thread) {
             if (!core.has_work() && t.slots_left > 0)
                 set_aside(k, std::max<uint64_t>(core.cta_limit(), core.ctas_started() - t.started), d);
         }
+        end_memory_round();
     }
+}
+
+// The relaxed memory model: at each round's end, in SM order, every SM's store buffer lets out
+// the stores due by the chip's time, the latest any SM has reached (SMs without work too: their
+// stores still reach memory).
+void SmCluster::end_memory_round() {
+    uint64_t now = 0;
+    for (Sm* sm : m_sms) now = std::max(now, sm->core().chip_cycle());
+    for (Sm* sm : m_sms) sm->core().end_memory_round(now);
 }
 
 void SmCluster::top_up(size_t k, uint64_t share, CtaDispatcher& d) {
@@ -211,6 +221,7 @@ bool SmCluster::run_timed_quantum(CtaDispatcher& d, bool one_thread) {
             if (stopped({k}, d)) return true;
             top_up(k, share, d);
         }
+        end_memory_round();
     }
 }
 

@@ -95,6 +95,7 @@ private:
     bool run_timed_quantum(CtaDispatcher& d, bool one_thread);
     // Timing mode, SM k's turn: room the SM has left takes blocks from the grid, and up to a full
     // load more (at most `share`) is set aside.
+    void end_memory_round();
     void top_up(size_t k, uint64_t share, CtaDispatcher& d);
     // Calls job(k) for each of `sms`, on the pool or (one_thread) in order on the caller's thread.
     void for_each_apart(const std::vector<size_t>& sms, bool one_thread, const std::function<void(size_t)>& job);

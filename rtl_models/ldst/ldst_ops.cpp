@@ -11,6 +11,7 @@
 #include "check/race_check.h"
 #include "sm/exec_context.h"
 #include "ldst/generic_access.h"
+#include "ldst/store_buffer.h"
 #include "sm/op_select.h"
 
 namespace gpusim {
@@ -84,8 +85,19 @@ inline uint8_t* locate(ExecContext& c, Warp& w, int lane, uint64_t addr, uint32_
     }
 }
 
+// Under the relaxed memory model (ExecContext::stores), whether a lane's access is to global
+// memory, which the store buffer holds stores of.
+template <MemSpace S>
+inline bool buffered_space(uint64_t addr) {
+    if constexpr (S == MemSpace::Global) return true;
+    else if constexpr (S == MemSpace::Generic) return !memory_map::in_shared_window(addr) && !memory_map::in_local_window(addr);
+    else return false;
+}
+
 template <class T, MemSpace S, bool Atomic = false>
 T load_elem(ExecContext& c, Warp& w, int lane, uint64_t addr) {
+    // The SM reads its own buffered stores: they drain first.
+    if (c.stores && buffered_space<S>(addr)) c.stores->before_access(addr, sizeof(T));
     T v;
     if (uint8_t* p = locate<S, Atomic>(c, w, lane, addr, sizeof(T), false)) {
         std::memcpy(&v, p, sizeof(T));
@@ -103,6 +115,10 @@ T load_elem(ExecContext& c, Warp& w, int lane, uint64_t addr) {
 template <class T, MemSpace S, bool Atomic = false>
 void store_elem(ExecContext& c, Warp& w, int lane, uint64_t addr, T v) {
     if (uint8_t* p = locate<S, Atomic>(c, w, lane, addr, sizeof(T), true, &v)) {
+        // A plain or relaxed global store leaves the SM through its store buffer (one the SM
+        // reaches directly: a store that only b_transport reaches is made at once).
+        if (!Atomic && c.stores && buffered_space<S>(addr))
+            return c.stores->store(addr, &v, sizeof(T), c.slots_per_cycle ? c.issue_slots / c.slots_per_cycle : c.clock);
         std::memcpy(p, &v, sizeof(T));
     } else {
         try {
@@ -141,7 +157,7 @@ uint8_t* one_region(ExecContext& c, Warp& w, const Inst& in, LaneMask m, int ele
     if constexpr (S != MemSpace::Global && S != MemSpace::Generic) {
         return nullptr;
     } else {
-        if (!m || in.a == kNoRow || c.memcheck || c.racecheck) return nullptr;
+        if (!m || in.a == kNoRow || c.memcheck || c.racecheck || (write && c.stores)) return nullptr;
         const uint64_t* a = c.src(w, in.a);
         uint64_t low = UINT64_MAX, high = 0, bits = 0;
         for_lanes(m, [&](int l) {
@@ -162,6 +178,7 @@ uint8_t* one_region(ExecContext& c, Warp& w, const Inst& in, LaneMask m, int ele
             !(memory_map::in_managed_window(low) && memory_map::in_managed_window(high)))
             return nullptr;
         lo = low;
+        if (c.stores) c.stores->before_access(low, uint32_t(std::min<uint64_t>(high - low + 1, UINT32_MAX)));
         return c.gmem->region(low, high, write);
     }
 }
@@ -255,6 +272,7 @@ void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 template <class T, MemSpace S>
 void st(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     int n = in.vec_count ? in.vec_count : 1;
+    if (c.stores && (in.aux & kOrderRelease)) c.stores->drain_all();   // a release orders the SM's earlier stores
     if constexpr (S == MemSpace::Shared) {
         if (!in.vec_count && in.a != kNoRow && !c.racecheck) {
             const uint64_t* a = c.src(w, in.a);
@@ -361,6 +379,15 @@ void atom_apart(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 
 template <class T, int Op, MemSpace S>
 void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    // Atomics are coherent: they act on memory, after the SM's own buffered stores to their words
+    // (and after all of them for a release).
+    if (c.stores) {
+        if (in.aux & kOrderRelease) c.stores->drain_all();
+        for_lanes(m, [&](int l) {
+            const uint64_t a = address(c, w, in, l);
+            if (buffered_space<S>(a)) c.stores->before_access(a, sizeof(T));
+        });
+    }
     if constexpr (std::is_integral_v<T> && commutes(Op) && (S == MemSpace::Global || S == MemSpace::Generic)) {
         if (c.apart) return atom_apart<T, Op, S>(c, w, in, m);
     }

@@ -63,6 +63,8 @@ uint32_t BankArbiterRtl::run(const uint32_t* addr, uint32_t mask, uint32_t size_
     Model& m = *m_model;
     Vsmem_bank_arbiter& top = *m.top;
     if (passes) passes->clear();
+    // The arbiter is idle between the SM's requests: one it cannot take means it broke.
+    if (!top.req_ready) throw std::logic_error("smem_bank_arbiter: not ready for a request");
     m.time = std::max(m.time, 2 * start);
     top.req_valid = 1;
     top.req_mask = mask;
@@ -79,6 +81,12 @@ uint32_t BankArbiterRtl::run(const uint32_t* addr, uint32_t mask, uint32_t size_
         if (top.pass_valid && passes) passes->push_back(top.pass_lanes);
     } while (!top.done && clocks < kMaxClocks);
     if (!top.done) throw std::logic_error("smem_bank_arbiter: no done after 256 clocks");
+    // One clock per pass (an empty request takes one): the count it reports is the clocks it took.
+    if (top.pass_count != (mask ? clocks : 0))
+        throw std::logic_error("smem_bank_arbiter: pass_count disagrees with the clocks the passes took");
+    // The SM clocks the arbiter only while it serves; in a waveform, one idle clock more lets the
+    // outputs fall back, as they would on a free-running clock.
+    if (m.vcd) m.clock(cycles_per_clock);
     m_clocks += clocks + 1;
     return clocks;
 }

@@ -1,13 +1,14 @@
 // The verilated shared-memory bank arbiter (smem_bank_arbiter.sv) behind a plain C++ call: one
 // warp access in, its passes out, the RTL clocked edge by edge. SharedMemory uses it where
-// smem.impl is "rtl" (docs/rtl.md); the header names no Verilator type, so the core builds
-// without Verilator.
+// smem.impl is "rtl" (docs/rtl.md), as its SmemArbiter; the header names no Verilator type.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "smem/shared_memory.h"
 
 namespace gpusim {
 
@@ -20,11 +21,11 @@ struct BankArbiterGeometry {
     bool split_wide = false;        // cc 1.x: accesses wider than a bank split per bank word
 };
 
-class BankArbiterRtl {
+class BankArbiterRtl : public SmemArbiter {
 public:
     // `vcd`: a file to write the RTL's signals to (empty: none).
     explicit BankArbiterRtl(const BankArbiterGeometry& g, const std::string& vcd = "");
-    ~BankArbiterRtl();
+    ~BankArbiterRtl() override;
     BankArbiterRtl(const BankArbiterRtl&) = delete;
     BankArbiterRtl& operator=(const BankArbiterRtl&) = delete;
 
@@ -34,7 +35,10 @@ public:
     // the waveform (accesses never overlap there).
     uint32_t run(const uint32_t* addr, uint32_t mask, uint32_t size_log2, std::vector<uint32_t>* passes,
                  uint64_t start = 0, uint32_t cycles_per_clock = 1);
-    uint64_t clocks() const { return m_clocks; }
+    uint32_t passes(const uint32_t* addr, LaneMask mask, uint32_t size_log2, uint64_t cycle, uint32_t cycles_per_clock) override {
+        return run(addr, mask, size_log2, nullptr, cycle, cycles_per_clock);
+    }
+    uint64_t clocks() const override { return m_clocks; }
 
 private:
     struct Model;

@@ -1,6 +1,7 @@
 // Control instructions: branches through the SIMT stack, thread exit, CTA barriers, fences and
 // reads of the time-varying special registers.
 #include "check/race_check.h"
+#include "ldst/store_buffer.h"
 #include "sm/call_ops.h"
 #include "sm/exec_context.h"
 #include "sm/op_select.h"
@@ -54,6 +55,7 @@ void fence(ExecContext&, Warp&, const Inst&, LaneMask) {}
 // for every other block: the race detector takes it as the block publishing what it wrote.
 void wide_fence(ExecContext& c, Warp& w, const Inst&, LaneMask m) {
     if (c.racecheck && m) c.racecheck->fence(c.smid, w.cta_slot);
+    if (c.stores && m) c.stores->drain_all();   // the relaxed model: the SM's earlier stores first
 }
 
 enum TimeReg : uint8_t { kClock, kClockHi, kClock64, kGlobalTimer, kGlobalTimerLo, kGlobalTimerHi, kPm = 16, kPm64 = 32 };

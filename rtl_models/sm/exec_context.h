@@ -14,6 +14,7 @@ namespace gpusim {
 
 class AllocationMap;
 class RaceCheck;
+class StoreBuffer;
 
 // What stopped a kernel: a memory access fault, a failed device-side assert, a trap instruction,
 // or any other run-time error (a bad call target, a stack overflow ...).
@@ -60,6 +61,8 @@ struct ExecContext {
     const AllocationMap* allocations = nullptr;
     bool memcheck = false;
     RaceCheck* racecheck = nullptr;
+    // The relaxed memory model's store buffer (sim.memory_model=relaxed); null under "sc".
+    StoreBuffer* stores = nullptr;
     // Functional mode on host threads (SmCluster): the SMs run apart, so an instruction that orders
     // with other SMs (Inst kOrdered, or one that throws PauseRequest) stops the SM before it.
     bool apart = false;

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "ldst/store_buffer.h"
 #include "sm/timing_config.h"
 
 namespace gpusim {
@@ -23,6 +24,8 @@ struct SmConfig {
     bool memcheck = false;               // sim.memcheck: global accesses checked against exact allocation bounds
     bool racecheck = false;              // sim.racecheck: shared and global races reported
     uint64_t racecheck_shadow_mib = 4096;   // sim.racecheck_shadow_mib: host memory for the global shadow
+    bool relaxed = false;                // sim.memory_model == "relaxed": global stores through a store buffer
+    StoreBufferConfig stores;            // sim.memory_seed, sim.store_*: the relaxed model's store buffer
     TimingConfig timing;                 // timing mode: units, pipes, latencies
 };
 

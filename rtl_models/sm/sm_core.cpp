@@ -23,6 +23,10 @@ SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, L2Cache* 
     m_ctx.smid = smid;
     m_ctx.pm_events = m_clock.pm_events();
     m_ctx.sfu_ideal = cfg.sfu_ideal;
+    if (cfg.relaxed) {
+        m_stores = std::make_unique<StoreBuffer>(cfg.stores, smid, m_mem);
+        m_ctx.stores = m_stores.get();
+    }
     if (m_cfg.timing.enabled) m_units = std::make_unique<TimingUnits>(m_cfg, smid, l2);
     else m_ctx.slots_per_cycle = m_cfg.warp_schedulers;
 }
@@ -562,6 +566,7 @@ void SmCore::raise_fault(const Warp& w, int lane, const std::string& what, Fault
 }
 
 void SmCore::abort() {
+    if (m_stores) m_stores->drain_all();   // a launch's end orders everything
     resolve_memory();   // what the LD/ST unit wrote down still reached the L2
     m_turn_wanted = false;
     if (m_units)

@@ -19,6 +19,7 @@
 #include "clock/clock_unit.h"
 #include "ldst/memory_request.h"
 #include "ldst/memory_view.h"
+#include "ldst/store_buffer.h"
 #include "sm/exec_context.h"
 #include "sm/launch.h"
 #include "sm/sm_config.h"
@@ -129,12 +130,22 @@ public:
 
     // Drops every resident CTA (after a fault elsewhere).
     void abort();
+    // The relaxed memory model (sim.memory_model=relaxed): at the end of a round (chip cycle
+    // `now`) the SM's buffered stores due by then reach memory.
+    void end_memory_round(uint64_t now) {
+        if (m_stores) m_stores->end_round(now);
+    }
+    // The chip-wide cycle of the SM's current one.
+    uint64_t chip_cycle() const;
 
     uint64_t cycles() const { return m_clock.cycles(); }
     void set_time_ns(uint64_t ns) { m_ctx.time_ns = ns; }
     // The chip-wide cycle that the SM's current cycle corresponds to (its local time), so that
     // shared resources (device memory channels) see all SMs on one time base.
-    void set_chip_cycle(uint64_t chip) { m_chip_offset = int64_t(chip) - int64_t(m_clock.cycles()); }
+    void set_chip_cycle(uint64_t chip) {
+        m_chip_offset = int64_t(chip) - int64_t(m_clock.cycles());
+        if (m_stores) m_stores->set_chip_offset(m_chip_offset);
+    }
     SmStats stats() const;
     // Every unit's statistics, keyed by the unit's name within the SM.
     void report(nlohmann::json& out) const;
@@ -179,6 +190,7 @@ private:
     BarrierUnit m_barrier;
     ClockUnit m_clock;
     std::unique_ptr<TimingUnits> m_units;   // timing mode only
+    std::unique_ptr<StoreBuffer> m_stores;  // the relaxed memory model only
     std::vector<uint32_t> m_retire;         // warps found finished while scheduling a cycle
     int64_t m_chip_offset = 0;              // chip cycle minus the SM's cycle
     TraceRecorder* m_trace = nullptr;
@@ -186,7 +198,6 @@ private:
         VcdSignal issued, warps, blocks;
     } m_signals;
     // The chip cycle of the SM's current cycle (timing mode: the one being scheduled).
-    uint64_t chip_cycle() const;
     // The waveform's resident warps and blocks, from chip cycle `from` on.
     void record_residency(uint64_t from) const;
     void record_issue(uint64_t t, uint64_t issued) const;

@@ -393,6 +393,15 @@ void SmCore::report(nlohmann::json& out) const {
     auto unit = [&](const UnitModule& m) { m.report(out[m.basename()]); };
     unit(m_clock);
     unit(m_barrier);
+    if (m_stores) {
+        nlohmann::json& sb = out["store_buffer"];
+        sb["stores"] = {{"value", double(m_stores->buffered())}, {"unit", "stores"},
+                        {"description", "global stores that went through the store buffer (sim.memory_model=relaxed)"}};
+        sb["reordered"] = {{"value", double(m_stores->reordered())}, {"unit", "stores"},
+                           {"description", "stores that reached memory while an earlier store of the SM had not"}};
+        sb["overflow_drains"] = {{"value", double(m_stores->overflows())}, {"unit", "stores"},
+                                 {"description", "stores drained because the buffer was full"}};
+    }
     nlohmann::json& cls = out["issue"];
     for (int k = 0; k < kOpClasses; ++k)
         if (m_stats.by_class[k])

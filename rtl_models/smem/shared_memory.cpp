@@ -156,7 +156,6 @@ SharedMemory::~SharedMemory() = default;
 // The RTL takes 32-bit addresses: the lanes' addresses are taken relative to a 4 KiB boundary below
 // the lowest, which keeps every bank and row (rows are at most 256 bytes) as they were.
 uint32_t SharedMemory::rtl_passes(const uint64_t* addr, LaneMask mask, uint32_t width, uint64_t cycle) {
-#ifdef GPUSIM_HAVE_RTL
     if (!mask) return 0;
     if (width == 0 || width > 16 || (width & (width - 1)))
         throw std::runtime_error(fmt::format("smem.impl 'rtl': the bank arbiter takes 1 to 16 bytes per lane, in powers of two, not {}", width));
@@ -169,11 +168,7 @@ uint32_t SharedMemory::rtl_passes(const uint64_t* addr, LaneMask mask, uint32_t 
             throw std::runtime_error("smem.impl 'rtl': one access's shared addresses span more than 4 GiB");
         a32[l] = uint32_t(addr[l] - base);
     });
-    return m_rtl->run(a32, mask, uint32_t(__builtin_ctz(width)), nullptr, cycle, m_cfg.pass_cycles);
-#else
-    (void)addr, (void)mask, (void)width, (void)cycle;
-    return 0;
-#endif
+    return m_rtl->passes(a32, mask, uint32_t(__builtin_ctz(width)), cycle, m_cfg.pass_cycles);
 }
 
 uint32_t SharedMemory::access(const uint64_t* addr, LaneMask mask, uint32_t width, bool atomic, uint64_t cycle) {
@@ -202,9 +197,7 @@ void SharedMemory::report(nlohmann::json& out) const {
          "passes beyond the conflict-free count (each is one serialized replay)");
     stat(out, "conflicted_accesses", double(m_conflicted_accesses), "warp accesses", "accesses with at least one bank conflict");
     stat(out, "atomic_passes", double(m_atomic_passes), "passes", "passes atomics added beyond the banks' for lanes on one address");
-#ifdef GPUSIM_HAVE_RTL
     if (m_rtl) stat(out, "rtl_clocks", double(m_rtl->clocks()), "clocks", "clocks the verilated bank arbiter ran (smem.impl=rtl), requests' edges included");
-#endif
 }
 
 } // namespace gpusim

@@ -17,7 +17,17 @@
 
 namespace gpusim {
 
-class BankArbiterRtl;
+// A bank arbiter the unit hands its accesses to instead of its own rules: the verilated RTL twin
+// (rtl_models/rtl/bank_arbiter_rtl.h) where smem.impl is "rtl". Addresses are 32-bit, lanes
+// aligned to the access, `size_log2` the log2 of its bytes per lane (at most 4).
+class SmemArbiter {
+public:
+    virtual ~SmemArbiter() = default;
+    // The passes the access takes; `cycle` and `cycles_per_clock` place it in a waveform.
+    virtual uint32_t passes(const uint32_t* addr, LaneMask mask, uint32_t size_log2, uint64_t cycle, uint32_t cycles_per_clock) = 0;
+    // Clocks it has run.
+    virtual uint64_t clocks() const = 0;
+};
 
 class SharedMemory : public UnitModule {
 public:
@@ -46,7 +56,7 @@ public:
 
 private:
     SharedMemoryConfig m_cfg;
-    std::unique_ptr<BankArbiterRtl> m_rtl;   // impl "rtl" only
+    std::unique_ptr<SmemArbiter> m_rtl;   // impl "rtl" only
     uint64_t m_accesses = 0;
     uint64_t m_passes = 0;
     uint64_t m_conflict_passes = 0;

@@ -38,6 +38,26 @@ inline SharedMemoryConfig kepler_smem() {
 inline std::vector<SmemGeneration> smem_generations() {
     return {{"tesla", tesla_smem()}, {"fermi", fermi_smem()}, {"kepler", kepler_smem()}};
 }
+// The generations, and the other combinations the RTL arbiter's inputs allow (cc 1.x's rules
+// come with 4-byte banks only), so that no input is tested in one setting alone.
+inline std::vector<SmemGeneration> smem_geometries() {
+    std::vector<SmemGeneration> g = smem_generations();
+    SharedMemoryConfig c = fermi_smem();
+    c.banks = 16;
+    g.push_back({"banks16_full_warp", c});
+    c = kepler_smem();
+    c.max_group_threads = 16;
+    g.push_back({"banks32_8byte_half_warp", c});
+    c.banks = 16;
+    g.push_back({"banks16_8byte_half_warp", c});
+    c = tesla_smem();
+    c.split_wide = false;
+    g.push_back({"broadcast_unsplit", c});
+    c = fermi_smem();
+    c.split_wide = true;
+    g.push_back({"split_full_warp", c});
+    return g;
+}
 
 struct SmemAccess {
     std::array<uint64_t, 32> addr{};

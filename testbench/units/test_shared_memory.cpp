@@ -86,7 +86,7 @@ BOOST_AUTO_TEST_CASE(atomics_on_one_word_take_a_pass_per_lane) {
 }
 
 BOOST_AUTO_TEST_CASE(schedule_serves_each_lane_once_per_piece_in_as_many_passes_as_counted) {
-    for (const auto& gen : gpusim::test::smem_generations()) {
+    for (const auto& gen : gpusim::test::smem_geometries()) {
         SharedMemory s(("smem_sched_" + gen.name).c_str(), gen.cfg);
         gpusim::test::SmemTraffic traffic(7);
         for (int i = 0; i < 20000; ++i) {

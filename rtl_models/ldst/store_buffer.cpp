@@ -1,0 +1,113 @@
+#include "ldst/store_buffer.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gpusim {
+
+namespace {
+bool overlap(uint64_t a, uint32_t as, uint64_t b, uint32_t bs) { return a < b + bs && b < a + as; }
+} // namespace
+
+StoreBuffer::StoreBuffer(const StoreBufferConfig& cfg, uint32_t smid, MemoryView& memory)
+    : m_cfg(cfg), m_memory(memory), m_rng(cfg.seed * 0x9E3779B97F4A7C15ull + smid) {}
+
+void StoreBuffer::write(const Entry& e) {
+    if (uint8_t* p = m_memory.direct(e.addr, e.size, true)) std::memcpy(p, e.data, e.size);
+    else m_memory.slow(true, e.addr, const_cast<uint8_t*>(e.data), e.size);
+}
+
+void StoreBuffer::bounds() {
+    m_low = UINT64_MAX, m_high = 0;
+    for (const Entry& e : m_entries) m_low = std::min(m_low, e.addr), m_high = std::max(m_high, e.addr + e.size);
+}
+
+void StoreBuffer::store(uint64_t addr, const void* data, uint32_t size, uint64_t now) {
+    ++m_buffered;
+    // A store to the very bytes of the newest one replaces it (the lanes of one instruction on
+    // one word, a loop's stores to one variable): nothing could see the value in between.
+    if (!m_entries.empty() && m_entries.back().addr == addr && m_entries.back().size == size) {
+        std::memcpy(m_entries.back().data, data, size);
+        return;
+    }
+    // Full: the half of the stores due first leave now.
+    if (m_entries.size() >= m_cfg.entries) {
+        std::vector<size_t> order(m_entries.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        const auto first = [&](size_t a, size_t b) {
+            return m_entries[a].due != m_entries[b].due ? m_entries[a].due < m_entries[b].due : a < b;
+        };
+        const size_t n = std::max<size_t>(order.size() / 2, 1);
+        std::nth_element(order.begin(), order.begin() + long(n - 1), order.end(), first);
+        order.resize(n);
+        std::sort(order.begin(), order.end(), first);
+        m_overflows += n;
+        drain_in(order);
+    }
+    const uint64_t chip = uint64_t(std::max<int64_t>(int64_t(now) + m_offset, 0));
+    Entry e{addr, chip + m_rng() % (uint64_t(m_cfg.max_delay) + 1), size, {}};
+    // Never before an earlier store to the same bytes.
+    if (addr < m_high && addr + size > m_low)
+        for (const Entry& o : m_entries)
+            if (overlap(o.addr, o.size, addr, size)) e.due = std::max(e.due, o.due);
+    std::memcpy(e.data, data, size);
+    m_entries.push_back(e);
+    m_low = std::min(m_low, addr), m_high = std::max(m_high, addr + size);
+}
+
+void StoreBuffer::drain_at(size_t i) {
+    for (size_t j = 0; j < i; ++j)
+        if (overlap(m_entries[j].addr, m_entries[j].size, m_entries[i].addr, m_entries[i].size)) {
+            drain_at(j);
+            return drain_at(i - 1);   // entry i moved down by one
+        }
+    m_reordered += i > 0;
+    write(m_entries[i]);
+    m_entries.erase(m_entries.begin() + long(i));
+}
+
+void StoreBuffer::drain_overlapping(uint64_t addr, uint32_t size) {
+    // In program order, so stores to the same bytes land as the program made them.
+    for (size_t i = 0; i < m_entries.size();) {
+        if (overlap(m_entries[i].addr, m_entries[i].size, addr, size)) drain_at(i);
+        else ++i;
+    }
+    bounds();
+}
+
+void StoreBuffer::drain_all() {
+    for (const Entry& e : m_entries) write(e);
+    m_entries.clear();
+    bounds();
+}
+
+void StoreBuffer::drain_in(const std::vector<size_t>& order) {
+    // Stores to the same bytes are due in program order (store() keeps them so), so in (due,
+    // program order) an earlier store to a store's bytes is always written before it.
+    std::vector<bool> written(m_entries.size(), false);
+    size_t oldest = 0;   // every entry below it is written
+    for (size_t i : order) {
+        while (oldest < written.size() && written[oldest]) ++oldest;
+        m_reordered += oldest < i;
+        write(m_entries[i]);
+        written[i] = true;
+    }
+    size_t out = 0;
+    for (size_t i = 0; i < m_entries.size(); ++i)
+        if (!written[i]) m_entries[out++] = m_entries[i];
+    m_entries.resize(out);
+    bounds();
+}
+
+void StoreBuffer::end_round(uint64_t now) {
+    if (m_entries.empty()) return;
+    std::vector<size_t> order;
+    for (size_t i = 0; i < m_entries.size(); ++i)
+        if (m_entries[i].due <= now) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return m_entries[a].due != m_entries[b].due ? m_entries[a].due < m_entries[b].due : a < b;
+    });
+    if (!order.empty()) drain_in(order);
+}
+
+} // namespace gpusim

@@ -1,0 +1,74 @@
+// The relaxed memory model (sim.memory_model=relaxed, docs/memory_model.md): each SM's plain and
+// relaxed global stores leave it through a store buffer. Each store leaves at a time of its own,
+// drawn (from sim.memory_seed) up to sim.store_max_delay cycles after it was made, and stores
+// reach memory in the order of those times, except that stores to the same bytes keep their
+// order (coherence). A load or an atomic of the SM first drains the SM's own stores it overlaps
+// (a thread reads its own writes; the SM's threads share one view); a fence of gpu or system
+// scope, and a release at those scopes, drains everything the SM buffered. Nothing else orders
+// stores to different addresses, so another SM may see them in any order: the outcomes PTX allows
+// without fences.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "ldst/memory_view.h"
+
+namespace gpusim {
+
+struct StoreBufferConfig {
+    uint32_t entries = 64;        // sim.store_buffer_entries: stores held at most
+    uint32_t max_delay = 1000;    // sim.store_max_delay: cycles a store may stay buffered at most
+    uint64_t seed = 1;            // sim.memory_seed
+};
+
+class StoreBuffer {
+public:
+    StoreBuffer(const StoreBufferConfig& cfg, uint32_t smid, MemoryView& memory);
+
+    // A store of `size` bytes (at most 16) made at the SM's cycle `now`, buffered.
+    void store(uint64_t addr, const void* data, uint32_t size, uint64_t now);
+    // The SM's cycles to the chip's: the time base of end_round, which every SM shares.
+    void set_chip_offset(int64_t offset) { m_offset = offset; }
+    // Before the SM reads or atomically updates [addr, addr + size): its own stores there drain.
+    void before_access(uint64_t addr, uint32_t size) {
+        if (!m_entries.empty() && addr < m_high && addr + size > m_low) drain_overlapping(addr, size);
+    }
+    // A fence or a release at gpu or system scope: every buffered store drains, in order.
+    void drain_all();
+    // The end of a round at chip cycle `now`: the stores due by then reach memory, in due order.
+    void end_round(uint64_t now);
+
+    bool empty() const { return m_entries.empty(); }
+    uint64_t buffered() const { return m_buffered; }
+    // Stores that reached memory while an earlier store of the SM had not.
+    uint64_t reordered() const { return m_reordered; }
+    uint64_t overflows() const { return m_overflows; }
+
+private:
+    struct Entry {
+        uint64_t addr;
+        uint64_t due;      // chip cycle it leaves the SM
+        uint32_t size;
+        uint8_t data[16];
+    };
+    StoreBufferConfig m_cfg;
+    MemoryView& m_memory;
+    std::mt19937_64 m_rng;
+    std::vector<Entry> m_entries;              // in program order
+    int64_t m_offset = 0;
+    uint64_t m_low = UINT64_MAX, m_high = 0;   // bytes the entries cover, to skip the search
+    uint64_t m_buffered = 0, m_reordered = 0, m_overflows = 0;
+
+    void write(const Entry& e);
+    // Writes entry i (entries before it to the same bytes are written first) and removes it.
+    void drain_at(size_t i);
+    // Writes the entries `order` names, in that order, and removes them; `order` must put an
+    // earlier store to the same bytes first.
+    void drain_in(const std::vector<size_t>& order);
+    void drain_overlapping(uint64_t addr, uint32_t size);
+    void bounds();
+};
+
+} // namespace gpusim
