@@ -83,4 +83,19 @@ if(GPUSIM_NVCC)
     endforeach()
   endforeach()
 endif()
+# Programs that synchronise through kernel boundaries, barriers, atomics, fences and grid barriers
+# print what the GPU printed under the relaxed memory model too (docs/memory_model.md), in both
+# modes: stores reordered and loads served late, wherever the program allows it.
+if(GPUSIM_NVCC)
+  foreach(app scan bfs lud cuda_graphs coop_grid_sync reduction_templates atomics_mix histogram kmeans stream_callback)
+    foreach(mode functional timing)
+      add_test(NAME apps.${app}.relaxed_${mode} COMMAND ${CMAKE_COMMAND} -DPROGRAM=${CMAKE_CURRENT_BINARY_DIR}/apps/${app} -DNAME=${app}
+               -DEXPECTED_DIR=${CMAKE_CURRENT_SOURCE_DIR}/apps/expected -DLIBDIR=$<TARGET_FILE_DIR:cudart>
+               -DOUT=${CMAKE_CURRENT_BINARY_DIR}/apps/${app}.relaxed_${mode} -DMODE=${mode}
+               "-DEXTRA_ENV=GPUSIM_SET=sim.memory_model=relaxed,sim.memory_seed=3" -DRELAXED=ON -DPRELOAD=${GPUSIM_CUDA_PRELOAD}
+               -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cuda.cmake)
+      set_tests_properties(apps.${app}.relaxed_${mode} PROPERTIES TIMEOUT 300)
+    endforeach()
+  endforeach()
+endif()
 add_custom_target(apps ALL DEPENDS ${app_bins} cudart)

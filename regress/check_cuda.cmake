@@ -12,7 +12,8 @@
 # statistics file. VCD_CHECK (the vcd_check tool) records a waveform (GPUSIM_VCD), checks it against
 # the statistics file, and requires the statistics of a run without one to be the same.
 # THREADS_CHECK=ON runs the program on 2 host threads (GPUSIM_THREADS) after a run on 1 and
-# requires the same output and statistics.
+# requires the same output and statistics. RELAXED=ON requires the statistics to show the relaxed
+# memory model's store buffers at work (EXTRA_ENV sets sim.memory_model).
 cmake_minimum_required(VERSION 3.16)   # script mode: current policies (lists keep empty lines, IN_LIST)
 file(REMOVE ${OUT}.stats.json)
 set(env LD_LIBRARY_PATH=${LIBDIR} GPUSIM_STATS=${OUT}.stats.json)
@@ -151,3 +152,10 @@ if(NOT EXISTS ${OUT}.stats.json)
   message(FATAL_ERROR "${NAME}: no statistics file: the program did not run on the model's libcudart")
 endif()
 message(STATUS "${NAME}: same output as on the real GPU")
+if(RELAXED)
+  file(READ ${OUT}.stats.json stats)
+  string(FIND "${stats}" "\"stale_reads\"" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "${NAME}: the statistics show no store buffer: the relaxed memory model did not run")
+  endif()
+endif()

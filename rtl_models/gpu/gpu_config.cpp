@@ -365,7 +365,9 @@ GpuConfig parse_config(const std::string& path, std::string_view text,
     r.get("sim", "memory_seed", c.sm.stores.seed);
     r.get("sim", "store_buffer_entries", c.sm.stores.entries);
     r.get("sim", "store_max_delay", c.sm.stores.max_delay);
-    r.require(c.sm.stores.entries >= 1, "sim.store_buffer_entries must be at least 1");
+    r.get("sim", "invalidation_entries", c.sm.stores.stale_entries);
+    r.get("sim", "load_max_delay", c.sm.stores.load_max_delay);
+    r.require(c.sm.stores.entries >= 1 && c.sm.stores.stale_entries >= 1, "sim.store_buffer_entries and sim.invalidation_entries must be at least 1");
     std::string sfu_approx = "hardware";  // a missing key is reported once, by get()
     r.get("sfu", "approx", sfu_approx);
     r.require(sfu_approx == "hardware" || sfu_approx == "ideal",

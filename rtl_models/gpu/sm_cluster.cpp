@@ -58,6 +58,18 @@ bool SmCluster::stopped(const std::vector<size_t>& sms, CtaDispatcher& d) const 
 
 void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread) {
     m_turns = std::vector<Turn>(m_sms.size());
+    // The relaxed memory model: a store reaching memory leaves its old value in the chip's log,
+    // for the other SMs' late invalidations.
+    for (Sm* sm : m_sms) {
+        StoreBuffer* b = sm->core().store_buffer();
+        if (!b) continue;
+        if (!m_stale) {
+            const StoreBufferConfig& c = b->config();
+            m_stale = std::make_unique<StaleLog>(uint32_t(m_sms.size()), c.stale_entries, c.load_max_delay, c.seed);
+        }
+        b->connect(m_stale.get());
+    }
+    settle_memory();
     const uint64_t start_cycle = uint64_t(sc_core::sc_time_stamp() / m_cycle + 0.5);
     for (Sm* sm : m_sms) {
         sm->cluster_begin(&launch);
@@ -103,7 +115,16 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
         }
         if (!busy) break;
     }
+    settle_memory();
     for (Sm* sm : m_sms) sm->cluster_end();
+}
+
+// A launch's boundary orders everything (the relaxed memory model): every buffered store reaches
+// memory, and then every SM sees memory as it is.
+void SmCluster::settle_memory() {
+    for (Sm* sm : m_sms)
+        if (StoreBuffer* b = sm->core().store_buffer()) b->drain_all();
+    if (m_stale) m_stale->clear();
 }
 
 // Phase 1 of a round. On several host threads an SM's share goes in pieces, taken piece-major

@@ -44,6 +44,7 @@
 #include "gpu/cta_dispatcher.h"
 #include "gpu/host_threads.h"
 #include "gpu/progress_meter.h"
+#include "ldst/stale_log.h"
 #include "sm/launch.h"
 #include "sm/sm.h"
 
@@ -80,6 +81,7 @@ private:
     static constexpr uint32_t kFirstLoads = 4;
     std::vector<Sm*>& m_sms;
     HostThreads m_pool;
+    std::unique_ptr<StaleLog> m_stale;   // the relaxed memory model's late invalidations
     uint64_t m_quantum;
     uint32_t m_schedulers;
     sc_core::sc_time m_cycle;
@@ -96,6 +98,7 @@ private:
     // Timing mode, SM k's turn: room the SM has left takes blocks from the grid, and up to a full
     // load more (at most `share`) is set aside.
     void end_memory_round();
+    void settle_memory();
     void top_up(size_t k, uint64_t share, CtaDispatcher& d);
     // Calls job(k) for each of `sms`, on the pool or (one_thread) in order on the caller's thread.
     void for_each_apart(const std::vector<size_t>& sms, bool one_thread, const std::function<void(size_t)>& job);

@@ -94,6 +94,9 @@ inline bool buffered_space(uint64_t addr) {
     else return false;
 }
 
+// The SM's cycle as the relaxed memory model counts it (functional mode: issue slots per cycle).
+inline uint64_t sm_now(const ExecContext& c) { return c.slots_per_cycle ? c.issue_slots / c.slots_per_cycle : c.clock; }
+
 template <class T, MemSpace S, bool Atomic = false>
 T load_elem(ExecContext& c, Warp& w, int lane, uint64_t addr) {
     // The SM reads its own buffered stores: they drain first.
@@ -109,6 +112,8 @@ T load_elem(ExecContext& c, Warp& w, int lane, uint64_t addr) {
             throw;
         }
     }
+    // Under the relaxed model a plain load may still see what another SM's store replaced.
+    if (!Atomic && c.stores && buffered_space<S>(addr)) c.stores->stale_read(addr, &v, sizeof(T), sm_now(c));
     return v;
 }
 
@@ -118,7 +123,7 @@ void store_elem(ExecContext& c, Warp& w, int lane, uint64_t addr, T v) {
         // A plain or relaxed global store leaves the SM through its store buffer (one the SM
         // reaches directly: a store that only b_transport reaches is made at once).
         if (!Atomic && c.stores && buffered_space<S>(addr))
-            return c.stores->store(addr, &v, sizeof(T), c.slots_per_cycle ? c.issue_slots / c.slots_per_cycle : c.clock);
+            return c.stores->store(addr, &v, sizeof(T), sm_now(c));
         std::memcpy(p, &v, sizeof(T));
     } else {
         try {
@@ -177,6 +182,7 @@ uint8_t* one_region(ExecContext& c, Warp& w, const Inst& in, LaneMask m, int ele
         if (c.apart && high >= memory_map::kDeviceLimit &&
             !(memory_map::in_managed_window(low) && memory_map::in_managed_window(high)))
             return nullptr;
+        if (c.stores && c.stores->stale_in(low, high)) return nullptr;   // some lane may see an old value
         lo = low;
         if (c.stores) c.stores->before_access(low, uint32_t(std::min<uint64_t>(high - low + 1, UINT32_MAX)));
         return c.gmem->region(low, high, write);
@@ -204,6 +210,8 @@ void wait_turn_for_host_memory(const ExecContext& c, Warp& w, const Inst& in, La
 template <class T, bool Signed, MemSpace S>
 void ld(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     int n = in.vec_count ? in.vec_count : 1;
+    // An acquire sees memory as it is (stronger than PTX asks: from the acquire on, not after it).
+    if (c.stores && (in.aux & kOrderAcquire)) c.stores->clear_stale();
     // A lane-independent address (a parameter, a variable) is read once and broadcast.
     if (in.a == kNoRow && S != MemSpace::Local && m) {
         wait_turn_for_host_memory<S>(c, w, in, m);
@@ -385,8 +393,9 @@ void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         if (in.aux & kOrderRelease) c.stores->drain_all();
         for_lanes(m, [&](int l) {
             const uint64_t a = address(c, w, in, l);
-            if (buffered_space<S>(a)) c.stores->before_access(a, sizeof(T));
+            if (buffered_space<S>(a)) c.stores->before_access(a, sizeof(T)), c.stores->forget(a, sizeof(T));
         });
+        if (in.aux & kOrderAcquire) c.stores->clear_stale();
     }
     if constexpr (std::is_integral_v<T> && commutes(Op) && (S == MemSpace::Global || S == MemSpace::Generic)) {
         if (c.apart) return atom_apart<T, Op, S>(c, w, in, m);
@@ -562,17 +571,19 @@ OpChoice select_memory_op(const OpSpec& s) {
     std::string t = s.type();
     c.width = uint8_t(t == "pred" ? 0 : (t.find("64") != std::string::npos) ? 8 : (t.find("32") != std::string::npos) ? 4
                                     : (t.find("16") != std::string::npos) ? 2 : 1);
-    // Every access completes in program order in one global order, so memory-order semantics and
-    // scopes (.relaxed .acquire .release .acq_rel, .cta .gpu .sys) need no action; .mmio is refused.
+    // Memory-order semantics and scopes (.relaxed .acquire .release .acq_rel, .cta .gpu .sys) matter
+    // only under the relaxed memory model (store_buffer.h), through aux; .mmio is refused.
     bool unsupported_qualifier = s.has("mmio");
     const bool strong = op == "atom" || op == "red" || s.has("volatile") || s.has("relaxed") || s.has("acquire") ||
                         s.has("release") || s.has("acq_rel");
     const bool release = (op == "st" || op == "atom" || op == "red") && (s.has("release") || s.has("acq_rel")) &&
                          (s.has("gpu") || s.has("sys"));
+    const bool acquire = (op == "ld" || op == "atom") && (s.has("acquire") || s.has("acq_rel")) && (s.has("gpu") || s.has("sys"));
     const bool integer = t[0] == 'u' || t[0] == 's' || t[0] == 'b';
     const bool commutes = (op == "atom" || op == "red") && integer &&
                           (s.has("add") || s.has("min") || s.has("max") || s.has("and") || s.has("or") || s.has("xor"));
-    c.aux = uint8_t((strong ? kOrderStrong : 0) | (release ? kOrderRelease : 0) | (commutes ? kAtomCommutes : 0));
+    c.aux = uint8_t((strong ? kOrderStrong : 0) | (release ? kOrderRelease : 0) | (commutes ? kAtomCommutes : 0) |
+                    (acquire ? kOrderAcquire : 0));
     if (op == "cvta") {
         c.layout = Layout::D_A;
         c.width = uint8_t(t == "u32" ? 4 : 8);

@@ -10,11 +10,18 @@ bool overlap(uint64_t a, uint32_t as, uint64_t b, uint32_t bs) { return a < b + 
 } // namespace
 
 StoreBuffer::StoreBuffer(const StoreBufferConfig& cfg, uint32_t smid, MemoryView& memory)
-    : m_cfg(cfg), m_memory(memory), m_rng(cfg.seed * 0x9E3779B97F4A7C15ull + smid) {}
+    : m_cfg(cfg), m_smid(smid), m_memory(memory), m_rng(cfg.seed * 0x9E3779B97F4A7C15ull + smid) {}
 
+// The store reaches memory; every other SM sees it after an invalidation delay of its own
+// (StaleLog).
 void StoreBuffer::write(const Entry& e) {
-    if (uint8_t* p = m_memory.direct(e.addr, e.size, true)) std::memcpy(p, e.data, e.size);
+    uint8_t old[16];
+    uint8_t* p = m_memory.direct(e.addr, e.size, true);
+    if (p) std::memcpy(old, p, e.size);
+    else m_memory.slow(false, e.addr, old, e.size);
+    if (p) std::memcpy(p, e.data, e.size);
     else m_memory.slow(true, e.addr, const_cast<uint8_t*>(e.data), e.size);
+    if (m_log && std::memcmp(old, e.data, e.size) != 0) m_log->record(m_smid, e.addr, e.size, old, m_now);
 }
 
 void StoreBuffer::bounds() {
@@ -24,6 +31,8 @@ void StoreBuffer::bounds() {
 
 void StoreBuffer::store(uint64_t addr, const void* data, uint32_t size, uint64_t now) {
     ++m_buffered;
+    forget(addr, size);   // the SM sees its own store, not what it saw before
+    m_now = chip(now);
     // A store to the very bytes of the newest one replaces it (the lanes of one instruction on
     // one word, a loop's stores to one variable): nothing could see the value in between.
     if (!m_entries.empty() && m_entries.back().addr == addr && m_entries.back().size == size) {
@@ -44,8 +53,7 @@ void StoreBuffer::store(uint64_t addr, const void* data, uint32_t size, uint64_t
         m_overflows += n;
         drain_in(order);
     }
-    const uint64_t chip = uint64_t(std::max<int64_t>(int64_t(now) + m_offset, 0));
-    Entry e{addr, chip + m_rng() % (uint64_t(m_cfg.max_delay) + 1), size, {}};
+    Entry e{addr, m_now + m_rng() % (uint64_t(m_cfg.max_delay) + 1), size, {}};
     // Never before an earlier store to the same bytes.
     if (addr < m_high && addr + size > m_low)
         for (const Entry& o : m_entries)
@@ -101,6 +109,7 @@ void StoreBuffer::drain_in(const std::vector<size_t>& order) {
 
 void StoreBuffer::end_round(uint64_t now) {
     if (m_entries.empty()) return;
+    m_now = now;
     std::vector<size_t> order;
     for (size_t i = 0; i < m_entries.size(); ++i)
         if (m_entries[i].due <= now) order.push_back(i);

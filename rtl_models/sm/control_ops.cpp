@@ -55,7 +55,8 @@ void fence(ExecContext&, Warp&, const Inst&, LaneMask) {}
 // for every other block: the race detector takes it as the block publishing what it wrote.
 void wide_fence(ExecContext& c, Warp& w, const Inst&, LaneMask m) {
     if (c.racecheck && m) c.racecheck->fence(c.smid, w.cta_slot);
-    if (c.stores && m) c.stores->drain_all();   // the relaxed model: the SM's earlier stores first
+    // The relaxed model: the SM's earlier stores reach memory, and its view catches up.
+    if (c.stores && m) c.stores->drain_all(), c.stores->clear_stale();
 }
 
 enum TimeReg : uint8_t { kClock, kClockHi, kClock64, kGlobalTimer, kGlobalTimerLo, kGlobalTimerHi, kPm = 16, kPm64 = 32 };

@@ -75,6 +75,8 @@ constexpr uint8_t kOrderRelease = 2;
 // An atom or red whose operation leaves the same value in memory in any order: an integer add,
 // min, max, and, or, xor (sw/loader/ordering.h).
 constexpr uint8_t kAtomCommutes = 4;
+// An acquire (ld, atom) at gpu or system scope: the relaxed memory model's view catches up after it.
+constexpr uint8_t kOrderAcquire = 8;
 
 // The address of a memory instruction's lane whose address register holds `base`.
 inline uint64_t effective_address(uint64_t base, const Inst& in) {

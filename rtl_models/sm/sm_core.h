@@ -137,6 +137,7 @@ public:
     }
     // The chip-wide cycle of the SM's current one.
     uint64_t chip_cycle() const;
+    StoreBuffer* store_buffer() { return m_stores.get(); }
 
     uint64_t cycles() const { return m_clock.cycles(); }
     void set_time_ns(uint64_t ns) { m_ctx.time_ns = ns; }

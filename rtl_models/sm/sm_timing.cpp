@@ -399,6 +399,8 @@ void SmCore::report(nlohmann::json& out) const {
                         {"description", "global stores that went through the store buffer (sim.memory_model=relaxed)"}};
         sb["reordered"] = {{"value", double(m_stores->reordered())}, {"unit", "stores"},
                            {"description", "stores that reached memory while an earlier store of the SM had not"}};
+        sb["stale_reads"] = {{"value", double(m_stores->stale_reads())}, {"unit", "loads"},
+                             {"description", "loads that returned a value another SM's store had replaced (its invalidation not arrived)"}};
         sb["overflow_drains"] = {{"value", double(m_stores->overflows())}, {"unit", "stores"},
                                  {"description", "stores drained because the buffer was full"}};
     }

@@ -129,3 +129,71 @@ BOOST_AUTO_TEST_CASE(one_seed_gives_one_order) {
     BOOST_TEST(order_of(3) != order_of(4));
     BOOST_TEST(order_of(3).size() == 16u);
 }
+
+BOOST_AUTO_TEST_CASE(another_sms_store_reaches_this_sms_view_late_and_never_goes_back) {
+    // Two SMs on one memory: SM 1 stores; once it reaches memory, SM 0 may still read the old
+    // value until its invalidation arrives, and then never again.
+    StoreBufferConfig cfg;
+    cfg.max_delay = 0;
+    cfg.load_max_delay = 100;
+    int late = 0;
+    for (uint64_t seed = 1; seed <= 32; ++seed) {
+        cfg.seed = seed;
+        TestMemory mem;
+        MemoryView view{&mem};
+        StoreBuffer reader(cfg, 0, view), writer(cfg, 1, view);
+        StaleLog log(2, 64, cfg.load_max_delay, seed);
+        reader.connect(&log);
+        writer.connect(&log);
+        uint32_t v = 7;
+        writer.store(kBase, &v, 4, 0);
+        writer.end_round(0);                        // in memory now
+        BOOST_TEST(mem.u32(0) == 7u);
+        bool seen_new = false;
+        for (uint64_t t = 0; t <= 101; ++t) {
+            uint32_t r = mem.u32(0);
+            reader.stale_read(kBase, &r, 4, t);
+            BOOST_TEST_REQUIRE(!(seen_new && r != 7), "seed " << seed << ": the view went back");
+            if (r == 7) seen_new = true;
+            else late += t == 0;
+        }
+        BOOST_TEST(seen_new);                       // by load_max_delay at the latest
+    }
+    BOOST_TEST(late > 20);                          // most seeds: not seen at once
+}
+
+BOOST_AUTO_TEST_CASE(fences_atomics_and_own_stores_catch_the_view_up) {
+    StoreBufferConfig cfg;
+    cfg.max_delay = 0;
+    cfg.load_max_delay = 1000;
+    cfg.seed = 5;
+    TestMemory mem;
+    MemoryView view{&mem};
+    StoreBuffer reader(cfg, 0, view), writer(cfg, 1, view);
+    StaleLog log(2, 64, cfg.load_max_delay, cfg.seed);
+    reader.connect(&log);
+    writer.connect(&log);
+    auto read = [&](size_t word) {
+        uint32_t r = mem.u32(word);
+        reader.stale_read(kBase + 4 * word, &r, 4, 0);
+        return r;
+    };
+    for (size_t w = 0; w < 3; ++w) {
+        uint32_t v = 9;
+        writer.store(kBase + 64 * w, &v, 4, 0);
+    }
+    writer.end_round(0);
+    // At cycle 0 the invalidations are due at 0 to 1000; a seed where all three are still out:
+    BOOST_TEST(read(0) == 0u);
+    BOOST_TEST(read(16) == 0u);
+    BOOST_TEST(read(32) == 0u);
+    reader.forget(kBase, 4);                        // an atomic on word 0
+    BOOST_TEST(read(0) == 9u);
+    uint32_t mine = 3;
+    reader.store(kBase + 64, &mine, 4, 0);          // its own store to word 16
+    reader.before_access(kBase + 64, 4);
+    BOOST_TEST(read(16) == 3u);
+    reader.clear_stale();                           // a fence
+    BOOST_TEST(read(32) == 9u);
+    BOOST_TEST(reader.stale_reads() == 3u);
+}
