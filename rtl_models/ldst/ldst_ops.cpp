@@ -576,9 +576,10 @@ OpChoice select_memory_op(const OpSpec& s) {
     bool unsupported_qualifier = s.has("mmio");
     const bool strong = op == "atom" || op == "red" || s.has("volatile") || s.has("relaxed") || s.has("acquire") ||
                         s.has("release") || s.has("acq_rel");
-    const bool release = (op == "st" || op == "atom" || op == "red") && (s.has("release") || s.has("acq_rel")) &&
-                         (s.has("gpu") || s.has("sys"));
-    const bool acquire = (op == "ld" || op == "atom") && (s.has("acquire") || s.has("acq_rel")) && (s.has("gpu") || s.has("sys"));
+    // atom and red default to .gpu scope; ld and st with a memory order name theirs.
+    const bool wide_scope = s.has("gpu") || s.has("sys") || ((op == "atom" || op == "red") && !s.has("cta") && !s.has("cluster"));
+    const bool release = (op == "st" || op == "atom" || op == "red") && (s.has("release") || s.has("acq_rel")) && wide_scope;
+    const bool acquire = (op == "ld" || op == "atom") && (s.has("acquire") || s.has("acq_rel")) && wide_scope;
     const bool integer = t[0] == 'u' || t[0] == 's' || t[0] == 'b';
     const bool commutes = (op == "atom" || op == "red") && integer &&
                           (s.has("add") || s.has("min") || s.has("max") || s.has("and") || s.has("or") || s.has("xor"));

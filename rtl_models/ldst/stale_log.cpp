@@ -30,14 +30,27 @@ void StaleLog::record(uint32_t writer, uint64_t addr, uint32_t size, const uint8
     std::memcpy(e.old, old, size);
     m_log.push_back(e);
     m_low = std::min(m_low, addr), m_high = std::max(m_high, addr + size);
+    // Now and then the bounds shrink to what the log still holds, so that loads elsewhere take the
+    // fast path again.
+    if (m_next % m_entries == 0) {
+        m_low = UINT64_MAX, m_high = 0;
+        for (const Entry& x : m_log) m_low = std::min(m_low, x.addr), m_high = std::max(m_high, x.addr + x.size);
+    }
 }
 
 void StaleLog::catch_up(uint32_t sm, uint64_t addr, uint32_t size) {
     if (!covers(addr, addr + size - 1)) return;
     View& v = m_views[sm];
-    // Marks older than the log are moot.
-    const uint64_t oldest = m_log.front().seq;
-    v.marks.erase(std::remove_if(v.marks.begin(), v.marks.end(), [&](const Mark& m) { return m.seq <= oldest; }), v.marks.end());
+    // The same bytes again (a lane's stores, a loop's): the newest mark moves on.
+    if (!v.marks.empty() && v.marks.back().addr == addr && v.marks.back().size == size) {
+        v.marks.back().seq = m_next;
+        return;
+    }
+    // Marks older than the log are moot; they go when there are many.
+    if (v.marks.size() >= 2 * size_t(m_entries)) {
+        const uint64_t oldest = m_log.front().seq;
+        v.marks.erase(std::remove_if(v.marks.begin(), v.marks.end(), [&](const Mark& m) { return m.seq <= oldest; }), v.marks.end());
+    }
     v.marks.push_back(Mark{addr, m_next, size});
 }
 

@@ -21,7 +21,11 @@ void StoreBuffer::write(const Entry& e) {
     else m_memory.slow(false, e.addr, old, e.size);
     if (p) std::memcpy(p, e.data, e.size);
     else m_memory.slow(true, e.addr, const_cast<uint8_t*>(e.data), e.size);
-    if (m_log && std::memcmp(old, e.data, e.size) != 0) m_log->record(m_smid, e.addr, e.size, old, m_now);
+    if (!m_log) return;
+    if (std::memcmp(old, e.data, e.size) != 0) m_log->record(m_smid, e.addr, e.size, old, m_now);
+    // What the SM stored is the least it sees there from now on, whatever other SMs' stores left
+    // in the log before.
+    m_log->catch_up(m_smid, e.addr, e.size);
 }
 
 void StoreBuffer::bounds() {
@@ -64,21 +68,28 @@ void StoreBuffer::store(uint64_t addr, const void* data, uint32_t size, uint64_t
 }
 
 void StoreBuffer::drain_at(size_t i) {
-    for (size_t j = 0; j < i; ++j)
-        if (overlap(m_entries[j].addr, m_entries[j].size, m_entries[i].addr, m_entries[i].size)) {
-            drain_at(j);
-            return drain_at(i - 1);   // entry i moved down by one
-        }
+    // Earlier stores to the same bytes first, the earliest first (each may have its own).
+    for (;;) {
+        size_t j = 0;
+        while (j < i && !overlap(m_entries[j].addr, m_entries[j].size, m_entries[i].addr, m_entries[i].size)) ++j;
+        if (j == i) break;
+        const size_t before = m_entries.size();
+        drain_at(j);
+        i -= before - m_entries.size();   // every entry it wrote lay below i
+    }
     m_reordered += i > 0;
     write(m_entries[i]);
     m_entries.erase(m_entries.begin() + long(i));
 }
 
 void StoreBuffer::drain_overlapping(uint64_t addr, uint32_t size) {
-    // In program order, so stores to the same bytes land as the program made them.
-    for (size_t i = 0; i < m_entries.size();) {
-        if (overlap(m_entries[i].addr, m_entries[i].size, addr, size)) drain_at(i);
-        else ++i;
+    // In program order, so stores to the same bytes land as the program made them; draining one
+    // may take earlier ones with it, so the search starts over each time.
+    for (;;) {
+        size_t i = 0;
+        while (i < m_entries.size() && !overlap(m_entries[i].addr, m_entries[i].size, addr, size)) ++i;
+        if (i == m_entries.size()) break;
+        drain_at(i);
     }
     bounds();
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "ldst/generic_access.h"
+#include "ldst/store_buffer.h"
 #include "sm/call_ops.h"
 #include "sm/device_printf.h"
 
@@ -73,6 +74,9 @@ void vprintf_lane(ExecContext& c, Warp& w, const CallSite& cs, int lane) {
 
 void syscall(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const CallSite& cs = c.kernel->calls[size_t(in.offset)];
+    // The relaxed memory model: the device heap hands memory from one SM to another, so malloc and
+    // free order the SM's stores and its view with everything before them.
+    if (c.stores && (cs.syscall == Syscall::Malloc || cs.syscall == Syscall::Free)) c.stores->drain_all(), c.stores->clear_stale();
     for_lanes(m, [&](int lane) {
         switch (cs.syscall) {
         case Syscall::Vprintf: vprintf_lane(c, w, cs, lane); break;

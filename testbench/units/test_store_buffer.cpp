@@ -33,6 +33,18 @@ struct Bench {
     void put(size_t word, uint32_t v, uint64_t now = 0) { sb.store(kBase + 4 * word, &v, 4, now); }
 };
 
+// Two SMs on one memory and one log of replaced values.
+struct TwoSms {
+    TestMemory mem;
+    MemoryView view{&mem};
+    StoreBuffer sm0, sm1;
+    StaleLog log;
+    explicit TwoSms(const StoreBufferConfig& cfg) : sm0(cfg, 0, view), sm1(cfg, 1, view), log(2, 64, cfg.load_max_delay, cfg.seed) {
+        sm0.connect(&log);
+        sm1.connect(&log);
+    }
+};
+
 } // namespace
 
 BOOST_AUTO_TEST_CASE(stores_wait_in_the_buffer_and_leave_by_their_due_time) {
@@ -139,12 +151,9 @@ BOOST_AUTO_TEST_CASE(another_sms_store_reaches_this_sms_view_late_and_never_goes
     int late = 0;
     for (uint64_t seed = 1; seed <= 32; ++seed) {
         cfg.seed = seed;
-        TestMemory mem;
-        MemoryView view{&mem};
-        StoreBuffer reader(cfg, 0, view), writer(cfg, 1, view);
-        StaleLog log(2, 64, cfg.load_max_delay, seed);
-        reader.connect(&log);
-        writer.connect(&log);
+        TwoSms two(cfg);
+        TestMemory& mem = two.mem;
+        StoreBuffer &reader = two.sm0, &writer = two.sm1;
         uint32_t v = 7;
         writer.store(kBase, &v, 4, 0);
         writer.end_round(0);                        // in memory now
@@ -167,12 +176,9 @@ BOOST_AUTO_TEST_CASE(fences_atomics_and_own_stores_catch_the_view_up) {
     cfg.max_delay = 0;
     cfg.load_max_delay = 1000;
     cfg.seed = 5;
-    TestMemory mem;
-    MemoryView view{&mem};
-    StoreBuffer reader(cfg, 0, view), writer(cfg, 1, view);
-    StaleLog log(2, 64, cfg.load_max_delay, cfg.seed);
-    reader.connect(&log);
-    writer.connect(&log);
+    TwoSms two(cfg);
+    TestMemory& mem = two.mem;
+    StoreBuffer &reader = two.sm0, &writer = two.sm1;
     auto read = [&](size_t word) {
         uint32_t r = mem.u32(word);
         reader.stale_read(kBase + 4 * word, &r, 4, 0);
@@ -196,4 +202,37 @@ BOOST_AUTO_TEST_CASE(fences_atomics_and_own_stores_catch_the_view_up) {
     reader.clear_stale();                           // a fence
     BOOST_TEST(read(32) == 9u);
     BOOST_TEST(reader.stale_reads() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(a_load_drains_every_own_store_it_overlaps_even_behind_nested_ones) {
+    // st.u8 [p] = 'a'; st.u32 [p] = 0; st.u8 [p+1] = 'b'; ld.u8 [p+1] must read 'b'.
+    Bench b(1, 1000);
+    const uint8_t a = 'a', bee = 'b';
+    const uint32_t zero = 0;
+    b.sb.store(kBase, &a, 1, 0);
+    b.sb.store(kBase, &zero, 4, 0);
+    b.sb.store(kBase + 1, &bee, 1, 0);
+    b.sb.before_access(kBase + 1, 1);
+    BOOST_TEST(b.mem.bytes[1] == 'b');
+    BOOST_TEST(b.mem.bytes[0] == 0);
+    BOOST_TEST(b.sb.empty());
+}
+
+BOOST_AUTO_TEST_CASE(an_sm_never_reads_older_than_its_own_store) {
+    // SM 0 stores 1 to x (buffered); SM 1's store of 2 reaches memory first; SM 0's load drains its
+    // own store and must read 1, not the 0 that SM 1's store replaced.
+    StoreBufferConfig cfg;
+    cfg.max_delay = 1000;
+    cfg.load_max_delay = 1000;
+    TwoSms sms(cfg);
+    TestMemory& mem = sms.mem;
+    StoreBuffer &sm0 = sms.sm0, &sm1 = sms.sm1;
+    const uint32_t one = 1, two = 2;
+    sm0.store(kBase, &one, 4, 0);
+    sm1.store(kBase, &two, 4, 0);
+    sm1.drain_all();
+    sm0.before_access(kBase, 4);
+    uint32_t r = mem.u32(0);
+    sm0.stale_read(kBase, &r, 4, 0);
+    BOOST_TEST(r == 1u);
 }
