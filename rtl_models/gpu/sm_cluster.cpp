@@ -122,6 +122,7 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
 // A launch's boundary orders everything (the relaxed memory model): every buffered store reaches
 // memory, and then every SM sees memory as it is.
 void SmCluster::settle_memory() {
+    if (!m_stale) return;
     for (Sm* sm : m_sms)
         if (StoreBuffer* b = sm->core().store_buffer()) b->drain_all();
     if (m_stale) m_stale->clear();
@@ -197,6 +198,7 @@ bool SmCluster::run_quantum(CtaDispatcher& d, bool one_thread) {
 // the stores due by the chip's time, the latest any SM has reached (SMs without work too: their
 // stores still reach memory).
 void SmCluster::end_memory_round() {
+    if (!m_stale) return;   // the default model: nothing buffered, no work per round
     uint64_t now = 0;
     for (Sm* sm : m_sms) now = std::max(now, sm->core().chip_cycle());
     for (Sm* sm : m_sms) sm->core().end_memory_round(now);
