@@ -92,10 +92,15 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
         if (!m_timing) set_aside(k, kFirstLoads * m_sms[k]->core().cta_limit(), d);
         m_sms[k]->core().set_wants_blocks(d.remaining() > 0);
     }
+    // Timing mode's rounds overlap on several threads, unless an ordered instruction might read
+    // what a reduction apart left (loader/ordering.h).
+    const bool overlap = m_timing && !one_thread && threads() > 1 && !launch.kernel->reductions_meet_ordered;
     uint64_t elapsed = 0;
     for (;;) {
         begin_quantum();
-        const bool stop = m_timing ? run_timed_quantum(d, one_thread) : run_quantum(d, one_thread);
+        const bool stop = !m_timing ? run_quantum(d, one_thread)
+                          : overlap ? run_overlapped_quantum(d)
+                                    : run_timed_quantum(d, one_thread);
         uint64_t advance = 0;
         for (size_t k = 0; k < m_sms.size(); ++k) advance = std::max(advance, m_sms[k]->core().cycles() - m_turns[k].start_cycle);
         sc_core::wait(m_cycle * double(advance));
@@ -213,12 +218,13 @@ void SmCluster::top_up(size_t k, uint64_t share, CtaDispatcher& d) {
     core.set_wants_blocks(d.remaining() > 0);
 }
 
-void SmCluster::for_each_apart(const std::vector<size_t>& sms, bool one_thread, const std::function<void(size_t)>& job) {
-    if (one_thread || threads() == 1 || sms.size() < 2) {
-        for (size_t k : sms) job(k);
-    } else {
-        m_pool.run(sms.size(), [&](size_t i) { job(sms[i]); });
-    }
+bool SmCluster::runnable_in_quantum(size_t k) const {
+    const SmCore& core = m_sms[k]->core();
+    return core.has_work() && core.cycles() < m_turns[k].start_cycle + m_quantum;
+}
+
+void SmCluster::step_apart(size_t k) {
+    guarded(k, [&](SmCore&, Turn& t) { m_sms[k]->step_apart(t.start_cycle + m_quantum); });
 }
 
 // The rounds of one quantum in timing mode; true when something stopped the launch.
@@ -227,12 +233,14 @@ bool SmCluster::run_timed_quantum(CtaDispatcher& d, bool one_thread) {
     for (;;) {
         runnable.clear();
         for (size_t k = 0; k < m_sms.size(); ++k)
-            if (m_sms[k]->core().has_work() && m_sms[k]->core().cycles() < m_turns[k].start_cycle + m_quantum) runnable.push_back(k);
+            if (runnable_in_quantum(k)) runnable.push_back(k);
         if (runnable.empty()) return false;
         // 1. Each SM on its own, to the quantum's end at most.
-        for_each_apart(runnable, one_thread, [&](size_t k) {
-            guarded(k, [&](SmCore&, Turn& t) { m_sms[k]->step_apart(t.start_cycle + m_quantum); });
-        });
+        if (one_thread || threads() == 1 || runnable.size() < 2) {
+            for (size_t k : runnable) step_apart(k);
+        } else {
+            m_pool.run(runnable.size(), [&](size_t i) { step_apart(runnable[i]); });
+        }
         if (stopped(runnable, d)) return true;
         // 2. In SM order, each SM's turn: its requests reach the L2, a waiting warp issues, and
         // blocks from the grid fill the room that completed ones left, and a full load more is

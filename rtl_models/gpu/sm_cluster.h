@@ -24,7 +24,11 @@
 // wait, written down, and its horizon is the first cycle in which their latencies could matter.
 // In its turn the SM's requests reach the L2 in the order it made them, and the latencies go into
 // its scoreboards; then a waiting warp issues. The L2 and device memory thus see each round's
-// requests SM by SM, whatever the threads.
+// requests SM by SM, whatever the threads. On several threads the rounds overlap: an SM's turn
+// waits only for its own part apart and the turn before it, so the turns go on, one at a time in
+// the same order, while other SMs run apart (sm_cluster_overlap.cpp), unless the kernel has
+// reductions apart that its ordered instructions might read (KernelImage::reductions_meet_ordered):
+// a turn then could see a reduction of a later round.
 //
 // A program without data races between blocks computes the same, with the same statistics, on 1
 // thread and on N: an SM on its own touches only its own state and memory that no other SM
@@ -95,13 +99,21 @@ private:
     void guarded(size_t k, F&& f);
     bool run_quantum(CtaDispatcher& d, bool one_thread);
     bool run_timed_quantum(CtaDispatcher& d, bool one_thread);
+    // Timing mode on several threads: the same turns, in the same order, as run_timed_quantum,
+    // while the other SMs run apart (sm_cluster_overlap.cpp).
+    struct Overlap;
+    bool run_overlapped_quantum(CtaDispatcher& d);
+    void overlap_work(Overlap& o, CtaDispatcher& d);
+    void overlap_turns(Overlap& o, CtaDispatcher& d);
+    void finish_round_after_fault(Overlap& o);
+    // Timing mode: whether SM k has work and cycles left in the quantum; its part apart.
+    bool runnable_in_quantum(size_t k) const;
+    void step_apart(size_t k);
     // Timing mode, SM k's turn: room the SM has left takes blocks from the grid, and up to a full
     // load more (at most `share`) is set aside.
     void end_memory_round();
     void settle_memory();
     void top_up(size_t k, uint64_t share, CtaDispatcher& d);
-    // Calls job(k) for each of `sms`, on the pool or (one_thread) in order on the caller's thread.
-    void for_each_apart(const std::vector<size_t>& sms, bool one_thread, const std::function<void(size_t)>& job);
     void run_apart(const std::vector<size_t>& runnable, bool one_thread);
     bool stopped(const std::vector<size_t>& sms, CtaDispatcher& d) const;
 };

@@ -171,6 +171,10 @@ struct KernelImage {
     std::vector<TexOperands> tex_operands;   // texture and surface instructions (Inst::target)
     std::vector<int32_t> function_of_module; // module function index -> image function, -1 if not linked
     bool recursive = false;                  // call chains are unbounded: the SM adds the configured stack
+    // Some global reduction runs apart, as the host's atomic, and some instruction orders with the
+    // other SMs: what an ordered instruction reads may include reductions, so timing mode's rounds
+    // must not overlap (rtl_models/gpu/sm_cluster.h).
+    bool reductions_meet_ordered = false;
     // The rows a warp must find at zero when it starts, as the loader's must-define analysis found
     // them (sw/loader/register_init.h); every row when zero_all_rows.
     std::vector<Row> zero_rows;

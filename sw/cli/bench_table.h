@@ -19,7 +19,9 @@ struct BenchPoint {
 // Runs one manifest in one mode on `threads` host threads (in a process of its own).
 using BenchRunner = std::function<BenchPoint(const std::string& manifest, const std::string& mode, uint32_t threads)>;
 
-// Prints the table; returns whether every run passed. `threads` > 1.
-bool bench_table(const std::vector<std::string>& manifests, uint32_t threads, const BenchRunner& run);
+// Prints the table; returns whether every run passed. `threads` > 1. With `repeat` > 1 each point
+// runs that many times, the four points of a manifest taking turns, and keeps its fastest run: on
+// a noisy host the fastest is the one least disturbed.
+bool bench_table(const std::vector<std::string>& manifests, uint32_t threads, uint32_t repeat, const BenchRunner& run);
 
 } // namespace gpusim

@@ -445,6 +445,9 @@ int sc_main(int argc, char** argv) {
     CLI::App* bench = app.add_subcommand("bench", "measure simulated instructions per host second");
     add_common(bench);
     bench->add_option("manifests", o.manifests, "manifest files (default: regress/bench/*.json)")->check(CLI::ExistingFile);
+    uint32_t repeat = 1;
+    bench->add_option("--repeat", repeat, "without --mode and --threads: run each point this many times and keep the fastest (default 1)")
+        ->check(CLI::PositiveNumber);
     CLI::App* mb = app.add_subcommand("microbench", "run the timing microbenchmarks and compare them with published figures");
     std::string mb_suite, mb_table;
     std::vector<std::string> mb_configs;
@@ -486,7 +489,7 @@ int sc_main(int argc, char** argv) {
         if (bench->parsed() && o.mode.empty() && o.threads.empty()) {
             const uint32_t threads = std::max(2u, std::thread::hardware_concurrency());
             const auto point = [&](const std::string& m, const std::string& mode, uint32_t n) { return bench_point(o, m, mode, n); };
-            return bench_table(o.manifests, threads, point) ? kPass : kMismatch;
+            return bench_table(o.manifests, threads, repeat, point) ? kPass : kMismatch;
         }
         return run_all(o, bench->parsed());
     } catch (const std::exception& e) {

@@ -46,6 +46,12 @@ void mark_ordered(KernelImage& img) {
         }
         if (ordered) in.dest_flags |= kOrdered;
     }
+    bool apart_reduction = false, any_ordered = false;
+    for (const Inst& in : img.code) {
+        any_ordered |= (in.dest_flags & kOrdered) != 0;
+        apart_reduction |= in.op_class == OpClass::Memory && global(in) && (in.dest_flags & kMemAtomic) && !(in.dest_flags & kOrdered);
+    }
+    img.reductions_meet_ordered = apart_reduction && any_ordered;
 }
 
 } // namespace gpusim::loader

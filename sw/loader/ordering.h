@@ -10,6 +10,9 @@
 // An integer add, min, max, and, or or xor whose old value no instruction reads leaves the same
 // value in any order: it runs apart, as the host's own atomic operation.
 // (Calls to the device runtime are ordered where the decoder builds them.)
+// A kernel with both, reductions apart and ordered instructions, is marked (reductions_meet_ordered):
+// an ordered instruction may read what reductions left, so its value depends on which reductions
+// ran before it, and timing mode keeps its rounds apart (rtl_models/gpu/sm_cluster.h).
 #pragma once
 
 #include "../../rtl_models/sm/isa.h"
