@@ -1,5 +1,6 @@
 #include "gpu/device_runtime.h"
 
+#include "../../tlm/memory/memory_lock.h"
 #include "../../tlm/memory_map.h"
 
 namespace gpusim {
@@ -8,6 +9,8 @@ namespace gpusim {
 uint64_t DeviceRuntime::heap_alloc(uint64_t bytes) {
     const uint64_t size = (std::max<uint64_t>(bytes, 1) + kAlign - 1) / kAlign * kAlign;
     if (!m_mapped && m_heap_bytes) {
+        // Timing mode's turns may run while other SMs, apart, ask for regions of the same map.
+        std::lock_guard<std::mutex> lock(memory_map_lock());
         m_dram.map(memory_map::kDeviceHeapBase, m_heap_bytes);
         m_mapped = true;
     }

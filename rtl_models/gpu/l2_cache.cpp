@@ -1,5 +1,6 @@
 #include "gpu/l2_cache.h"
 
+#include "../../tlm/memory/memory_lock.h"
 #include "../../tlm/memory_map.h"
 
 namespace gpusim {
@@ -23,13 +24,20 @@ void L2Cache::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
     m_queue.span(arrived, m_clock.cycle_at(delay));
 }
 
+// Whether a managed page moves to the device now. The L2 runs in SMs' turns, which may overlap
+// other SMs asking for regions apart (Sm::get_dmi, which touches pages too).
+bool L2Cache::touch_managed(uint64_t addr) {
+    std::lock_guard<std::mutex> lock(memory_map_lock());
+    return m_managed->device_touch(addr);
+}
+
 void L2Cache::serve(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     if (memory_map::is_host_address(p.get_address())) {
         ++m_system;
         sysmem->b_transport(p, delay);
         return;
     }
-    if (m_managed && m_managed->device_touch(p.get_address())) {
+    if (m_managed && touch_managed(p.get_address())) {
         tlm::tlm_generic_payload& move = m_migration.prepare(p.get_address() / m_managed->page_bytes() * m_managed->page_bytes(),
                                                              uint32_t(m_managed->page_bytes()), MemoryRequest::Kind::Read);
         sysmem->b_transport(move, delay);

@@ -57,6 +57,7 @@ private:
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;
     void serve(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+    bool touch_managed(uint64_t addr);
     // The protocol is blocking; a non-blocking request (BEGIN_REQ) is answered at once, completed.
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
     bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }

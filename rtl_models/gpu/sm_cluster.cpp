@@ -95,6 +95,7 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
     // Timing mode's rounds overlap on several threads, unless an ordered instruction might read
     // what a reduction apart left (loader/ordering.h).
     const bool overlap = m_timing && !one_thread && threads() > 1 && !launch.kernel->reductions_meet_ordered;
+    for (Sm* sm : m_sms) sm->core().set_turns_overlap(overlap);
     uint64_t elapsed = 0;
     for (;;) {
         begin_quantum();
@@ -121,7 +122,10 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
         if (!busy) break;
     }
     settle_memory();
-    for (Sm* sm : m_sms) sm->cluster_end();
+    for (Sm* sm : m_sms) {
+        sm->core().set_turns_overlap(false);
+        sm->cluster_end();
+    }
 }
 
 // A launch's boundary orders everything (the relaxed memory model): every buffered store reaches

@@ -42,6 +42,8 @@ struct SmCluster::Overlap {
 bool SmCluster::run_overlapped_quantum(CtaDispatcher& d) {
     Overlap o;
     o.apart_done.assign(m_sms.size(), 0);
+    o.round.reserve(m_sms.size());
+    o.next.reserve(m_sms.size());
     for (size_t k = 0; k < m_sms.size(); ++k)
         if (runnable_in_quantum(k)) o.round.push_back(k);
     if (o.round.empty()) return false;
@@ -98,8 +100,11 @@ void SmCluster::overlap_turns(Overlap& o, CtaDispatcher& d) {
         }
         Turn& t = m_turns[k];
         if (!t.error) {
+            // Nothing may leave a pool thread: what stops the turn (or the block hand-out after
+            // it) is kept for the caller.
             try {
                 m_sms[k]->core().take_turn(t.start_cycle + m_quantum);
+                top_up(k, o.share, d);
             } catch (...) {
                 o.turn_error = std::current_exception();
             }
@@ -108,7 +113,6 @@ void SmCluster::overlap_turns(Overlap& o, CtaDispatcher& d) {
             finish_round_after_fault(o);
             return;
         }
-        top_up(k, o.share, d);
         std::lock_guard<std::mutex> g(o.lock);
         o.apart_done[k] = 0;
         if (runnable_in_quantum(k)) {

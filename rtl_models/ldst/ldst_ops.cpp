@@ -355,12 +355,12 @@ constexpr bool commutes(int op) { return op == kAdd || op == kMin || op == kMax 
 // While the SMs run apart on host threads, an integer reduction whose old value no instruction
 // reads (the loader leaves it unordered, sw/loader/ordering.h) runs as the host's own atomic
 // read-modify-write: other SMs may update the same word meanwhile, and in any order the value
-// left is the same. A lane the direct path cannot take (a fault to report, a check to run, the
-// host's memory, memory reached through transactions) sends the instruction to the SM's turn,
-// before any lane moves.
+// left is the same. Whether it could: a lane the direct path cannot take (a fault to report, a
+// check to run, the host's memory, memory reached through transactions) leaves the instruction to
+// the plain path, before any lane moves; apart, that waits for the SM's turn.
 template <class T, int Op, MemSpace S>
-void atom_apart(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
-    if (c.memcheck || c.racecheck) throw PauseRequest{};
+bool atom_direct(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    if (c.memcheck || c.racecheck) return false;
     uint8_t* p[kWarpSize] = {};
     bool direct = true;
     for_lanes(m, [&](int l) {
@@ -373,7 +373,7 @@ void atom_apart(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         }
         direct = p[l] != nullptr;
     });
-    if (!direct) throw PauseRequest{};
+    if (!direct) return false;
     const uint64_t* b = c.src(w, in.b);
     for_lanes(m, [&](int l) {
         T* word = reinterpret_cast<T*>(p[l]);
@@ -383,6 +383,7 @@ void atom_apart(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         }
         if (in.d != kNoRow) w.row(in.d)[l] = put<T>(old);
     });
+    return true;
 }
 
 template <class T, int Op, MemSpace S>
@@ -398,7 +399,11 @@ void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         if (in.aux & kOrderAcquire) c.stores->clear_stale();
     }
     if constexpr (std::is_integral_v<T> && commutes(Op) && (S == MemSpace::Global || S == MemSpace::Generic)) {
-        if (c.apart) return atom_apart<T, Op, S>(c, w, in, m);
+        if (c.apart || c.reductions_atomic) {
+            if (atom_direct<T, Op, S>(c, w, in, m)) return;
+            // In a turn the plain path is safe: reductions apart take the same way out to turns.
+            if (c.apart) throw PauseRequest{};
+        }
     }
     const uint64_t* b = c.src(w, in.b);
     const uint64_t* cc = in.c == kNoRow ? nullptr : c.src(w, in.c);

@@ -66,6 +66,10 @@ struct ExecContext {
     // Functional mode on host threads (SmCluster): the SMs run apart, so an instruction that orders
     // with other SMs (Inst kOrdered, or one that throws PauseRequest) stops the SM before it.
     bool apart = false;
+    // Timing mode's turns while other SMs run apart (SmCluster's overlapped rounds): an integer
+    // reduction nobody reads runs as the host's atomic here too, since a reduction apart may
+    // update the same word meanwhile.
+    bool reductions_atomic = false;
 
     const uint64_t* src(Warp& w, Row r) const {
         return r >= 0 ? w.regs.data() + size_t(r) * kWarpSize : kernel->imm_row(r);

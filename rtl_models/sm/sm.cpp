@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "../../tlm/memory/memory_lock.h"
+
 namespace gpusim {
 
 Sm::Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, L2Cache* l2)
@@ -111,9 +113,6 @@ bool Sm::transport(bool write, uint64_t addr, uint8_t* data, uint32_t size) {
 
 void Sm::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) { m_view.invalidate(start, end); }
 
-std::mutex& Sm::memory_lock() {
-    static std::mutex lock;
-    return lock;
-}
+std::mutex& Sm::memory_lock() { return memory_map_lock(); }
 
 } // namespace gpusim

@@ -127,6 +127,8 @@ public:
     // Whether the grid still has blocks for the SM to take in its turn (step_apart then stops when
     // it has room and none set aside).
     void set_wants_blocks(bool more) { m_wants_blocks = more; }
+    // Whether other SMs may run apart while this one takes its turn (ExecContext::reductions_atomic).
+    void set_turns_overlap(bool on) { m_ctx.reductions_atomic = on; }
 
     // Drops every resident CTA (after a fault elsewhere).
     void abort();
