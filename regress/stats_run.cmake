@@ -10,3 +10,14 @@ function(run_for_stats var stats)
   string(JSON doc REMOVE "${doc}" totals host_seconds)
   set(${var} "${doc}" PARENT_SCOPE)
 endfunction()
+
+# require_same_stats(A B MESSAGE): fails the test with MESSAGE unless the statistics documents A and
+# B (from run_for_stats) are equal, and leaves A's cycle count in `cycles`.
+function(require_same_stats a b message)
+  string(JSON same EQUAL "${a}" "${b}")
+  if(NOT same)
+    message(FATAL_ERROR "${message}")
+  endif()
+  string(JSON c GET "${a}" totals cycles)
+  set(cycles ${c} PARENT_SCOPE)
+endfunction()
