@@ -1,9 +1,11 @@
 #include "gpu/host_threads.h"
 
+#include <algorithm>
+
 namespace gpusim {
 
-HostThreads::HostThreads(uint32_t threads) {
-    for (uint32_t k = 1; k < threads; ++k) m_workers.emplace_back([this] { work(); });
+HostThreads::HostThreads(uint32_t threads) : m_lists(std::max(threads, 1u)) {
+    for (uint32_t k = 1; k < threads; ++k) m_workers.emplace_back([this, k] { work(k); });
 }
 
 HostThreads::~HostThreads() {
@@ -32,16 +34,34 @@ void HostThreads::run(size_t n, const std::function<void(size_t)>& job) {
         for (size_t k = 0; k < n; ++k) job(k);
         return;
     }
+    m_lists[0].jobs.clear();
+    m_lists[0].count = n;
+    start(job, 1);
+}
+
+void HostThreads::run_homed(size_t n, const std::function<size_t(size_t)>& home, const std::function<void(size_t)>& job) {
+    if (m_workers.empty() || n <= 1) {
+        for (size_t k = 0; k < n; ++k) job(k);
+        return;
+    }
+    for (List& l : m_lists) l.jobs.clear();
+    for (size_t k = 0; k < n; ++k) m_lists[home(k) % m_lists.size()].jobs.push_back(k);
+    for (List& l : m_lists) l.count = l.jobs.size();
+    start(job, m_lists.size());
+}
+
+// Runs the jobs of the first `lists` lists on every thread; returns when all have returned.
+void HostThreads::start(const std::function<void(size_t)>& job, size_t lists) {
     {
         std::lock_guard<std::mutex> lock(m_lock);
         m_job = &job;
-        m_count = n;
-        m_next.store(0);
+        m_used_lists = lists;
+        for (size_t k = 0; k < lists; ++k) m_lists[k].next.store(0);
         m_busy.store(uint32_t(m_workers.size()));
         m_generation.fetch_add(1);
     }
     m_start.notify_all();
-    take_jobs();
+    take_jobs(0);
     if (!spin_until([this] { return m_busy.load() == 0; })) {
         std::unique_lock<std::mutex> lock(m_lock);
         m_done.wait(lock, [this] { return m_busy.load() == 0; });
@@ -49,11 +69,17 @@ void HostThreads::run(size_t n, const std::function<void(size_t)>& job) {
     m_job = nullptr;
 }
 
-void HostThreads::take_jobs() {
-    for (size_t k; (k = m_next.fetch_add(1, std::memory_order_relaxed)) < m_count;) (*m_job)(k);
+void HostThreads::take_list(List& list) {
+    for (size_t k; (k = list.next.fetch_add(1, std::memory_order_relaxed)) < list.count;)
+        (*m_job)(list.jobs.empty() ? k : list.jobs[k]);
 }
 
-void HostThreads::work() {
+// Thread `id` takes its own list's jobs, then what is left of the others'.
+void HostThreads::take_jobs(size_t id) {
+    for (size_t k = 0; k < m_used_lists; ++k) take_list(m_lists[(id + k) % m_used_lists]);
+}
+
+void HostThreads::work(size_t id) {
     uint64_t seen = 0;
     for (;;) {
         if (!spin_until([&] { return m_generation.load() != seen; })) {
@@ -66,7 +92,7 @@ void HostThreads::work() {
             if (m_stop) return;
             seen = m_generation.load();
         }
-        take_jobs();
+        take_jobs(id);
         if (m_busy.fetch_sub(1) == 1) {
             std::lock_guard<std::mutex> lock(m_lock);
             m_done.notify_one();

@@ -70,6 +70,7 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
         b->connect(m_stale.get());
     }
     settle_memory();
+    lend_registers(launch);
     const uint64_t start_cycle = uint64_t(sc_core::sc_time_stamp() / m_cycle + 0.5);
     for (Sm* sm : m_sms) {
         sm->cluster_begin(&launch);
@@ -128,6 +129,18 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
     }
 }
 
+// Each SM's warp registers, from one arena: a few huge pages for the chip, kept for later launches.
+void SmCluster::lend_registers(const LaunchInfo& launch) {
+    std::vector<size_t> words(m_sms.size());
+    size_t total = 0;
+    for (size_t k = 0; k < m_sms.size(); ++k) total += words[k] = RegisterArena::share_words(m_sms[k]->core().register_words(launch));
+    uint64_t* share = m_registers.reserve(total);
+    for (size_t k = 0; k < m_sms.size(); ++k) {
+        m_sms[k]->core().lend_registers(share);
+        share += words[k];
+    }
+}
+
 // A launch's boundary orders everything (the relaxed memory model): every buffered store reaches
 // memory, and then every SM sees memory as it is.
 void SmCluster::settle_memory() {
@@ -173,7 +186,7 @@ void SmCluster::run_apart(const std::vector<size_t>& runnable, bool one_thread) 
     if (one_thread) {
         for (size_t i = 0; i < n; ++i) piece(i);
     } else {
-        m_pool.run(n * pieces, piece);
+        m_pool.run_homed(n * pieces, [&](size_t i) { return runnable[i % n]; }, piece);
     }
 }
 
@@ -243,7 +256,7 @@ bool SmCluster::run_timed_quantum(CtaDispatcher& d, bool one_thread) {
         if (one_thread || threads() == 1 || runnable.size() < 2) {
             for (size_t k : runnable) step_apart(k);
         } else {
-            m_pool.run(runnable.size(), [&](size_t i) { step_apart(runnable[i]); });
+            m_pool.run_homed(runnable.size(), [&](size_t i) { return runnable[i]; }, [&](size_t i) { step_apart(runnable[i]); });
         }
         if (stopped(runnable, d)) return true;
         // 2. In SM order, each SM's turn: its requests reach the L2, a waiting warp issues, and

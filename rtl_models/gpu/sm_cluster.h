@@ -50,6 +50,7 @@
 #include "gpu/progress_meter.h"
 #include "ldst/stale_log.h"
 #include "sm/launch.h"
+#include "sm/register_arena.h"
 #include "sm/sm.h"
 
 namespace gpusim {
@@ -86,6 +87,7 @@ private:
     std::vector<Sm*>& m_sms;
     HostThreads m_pool;
     std::unique_ptr<StaleLog> m_stale;   // the relaxed memory model's late invalidations
+    RegisterArena m_registers;           // every SM's warp registers, shared out at each launch
     uint64_t m_quantum;
     uint32_t m_schedulers;
     sc_core::sc_time m_cycle;
@@ -113,6 +115,7 @@ private:
     // load more (at most `share`) is set aside.
     void end_memory_round();
     void settle_memory();
+    void lend_registers(const LaunchInfo& launch);
     void top_up(size_t k, uint64_t share, CtaDispatcher& d);
     void run_apart(const std::vector<size_t>& runnable, bool one_thread);
     bool stopped(const std::vector<size_t>& sms, CtaDispatcher& d) const;

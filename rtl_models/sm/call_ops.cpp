@@ -91,8 +91,7 @@ bool is_active(const Warp& w, uint32_t f) {
 // Registers of an outer activation of `fn` move aside while an inner one runs.
 int64_t save_registers(Warp& w, const FunctionImage& fn) {
     int64_t at = int64_t(w.saved.size());
-    w.saved.insert(w.saved.end(), w.regs.begin() + ptrdiff_t(fn.first_row) * kWarpSize,
-                   w.regs.begin() + ptrdiff_t(fn.end_row) * kWarpSize);
+    w.saved.insert(w.saved.end(), w.row(Row(fn.first_row)), w.row(Row(fn.end_row)));
     w.saved.insert(w.saved.end(), w.preds.begin() + fn.first_pred, w.preds.begin() + fn.end_pred);
     return at;
 }
@@ -100,7 +99,7 @@ int64_t save_registers(Warp& w, const FunctionImage& fn) {
 void restore_registers(Warp& w, const FunctionImage& fn, int64_t at) {
     auto it = w.saved.begin() + at;
     size_t rows = size_t(fn.end_row - fn.first_row) * kWarpSize;
-    std::copy(it, it + ptrdiff_t(rows), w.regs.begin() + ptrdiff_t(fn.first_row) * kWarpSize);
+    std::copy(it, it + ptrdiff_t(rows), w.row(Row(fn.first_row)));
     for (uint32_t p = fn.first_pred; p < fn.end_pred; ++p) w.preds[p] = LaneMask(*(it + ptrdiff_t(rows + p - fn.first_pred)));
     w.saved.resize(size_t(at));
 }

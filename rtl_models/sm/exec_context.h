@@ -72,7 +72,7 @@ struct ExecContext {
     bool reductions_atomic = false;
 
     const uint64_t* src(Warp& w, Row r) const {
-        return r >= 0 ? w.regs.data() + size_t(r) * kWarpSize : kernel->imm_row(r);
+        return r >= 0 ? w.regs + size_t(r) * kWarpSize : kernel->imm_row(r);
     }
 };
 

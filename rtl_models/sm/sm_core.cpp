@@ -39,6 +39,10 @@ SmStats SmCore::stats() const {
     return s;
 }
 
+size_t SmCore::register_words(const LaunchInfo& l) const {
+    return size_t(std::max(occupancy_limit(m_cfg, l), 1u)) * l.warps_per_cta() * l.kernel->num_regs * kWarpSize;
+}
+
 uint32_t SmCore::occupancy_limit(const SmConfig& cfg, const LaunchInfo& l) {
     uint32_t warps = l.warps_per_cta();
     uint32_t limit = cfg.max_ctas;
@@ -65,6 +69,10 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_ctas.assign(m_limit, Cta{});
     m_barrier.resize(m_limit);
     m_warps.resize(size_t(m_limit) * warps);
+    const size_t per_warp = size_t(launch->kernel->num_regs) * kWarpSize;
+    uint64_t* regs = m_lent_registers ? m_lent_registers : m_own_registers.reserve(per_warp * m_warps.size());
+    m_lent_registers = nullptr;
+    for (size_t k = 0; k < m_warps.size(); ++k) m_warps[k].regs = regs + k * per_warp;
     m_hints.assign(m_warps.size(), ScanHint{});
     m_warp_used.assign(m_warps.size(), false);
     m_resident = 0;
@@ -131,12 +139,11 @@ void SmCore::add_cta(uint64_t linear) {
 void SmCore::init_registers(Warp& w, const KernelImage& img) {
     const size_t n = size_t(img.num_regs) * kWarpSize;
     if (img.zero_all_rows) {
-        w.regs.assign(n, 0);
+        std::fill_n(w.regs, n, 0);
         return;
     }
-    w.regs.resize(n);
 #ifndef NDEBUG
-    std::fill(w.regs.begin(), w.regs.end(), 0xBADC0FFEE0DDF00Dull);
+    std::fill_n(w.regs, n, 0xBADC0FFEE0DDF00Dull);
 #endif
     for (Row r : img.zero_rows) std::fill_n(w.row(r), kWarpSize, 0);
 }

@@ -22,6 +22,7 @@
 #include "ldst/store_buffer.h"
 #include "sm/exec_context.h"
 #include "sm/launch.h"
+#include "sm/register_arena.h"
 #include "sm/sm_config.h"
 #include "sm/warp.h"
 #include "trace/trace_recorder.h"
@@ -84,6 +85,10 @@ public:
     uint32_t smid() const { return m_smid; }
 
     void begin_launch(const LaunchInfo* launch);
+    // The 64-bit words of warp registers the SM uses for `l`. SmCluster lends each SM its share of
+    // a chip-wide RegisterArena for the next begin_launch; without one the SM uses its own arena.
+    size_t register_words(const LaunchInfo& l) const;
+    void lend_registers(uint64_t* share) { m_lent_registers = share; }
     bool can_accept_cta() const;
     void add_cta(uint64_t linear_cta);
     bool idle() const { return m_resident == 0; }
@@ -175,6 +180,8 @@ private:
     ExecContext m_ctx;
     std::vector<Cta> m_ctas;
     std::vector<Warp> m_warps;          // warp slots; a CTA owns a contiguous range
+    RegisterArena m_own_registers;      // the warps' registers, unless the launch lent a share
+    uint64_t* m_lent_registers = nullptr;
     std::vector<bool> m_warp_used;
     uint32_t m_resident = 0;
     uint32_t m_live_warps = 0;          // warps of the resident CTAs that have not exited

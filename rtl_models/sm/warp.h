@@ -34,7 +34,7 @@ struct Warp {
     // threads, SmCore::step with `apart`).
     enum class State : uint8_t { Ready, AtBarrier, Done, Parked };
 
-    std::vector<uint64_t> regs;      // row-major: regs[row * 32 + lane]
+    uint64_t* regs = nullptr;        // row-major: regs[row * 32 + lane], in the SM's RegisterArena
     std::vector<LaneMask> preds;     // one bit per lane
     std::vector<uint8_t> local;      // per-thread local memory: local[lane * local_bytes + offset]
     uint32_t local_bytes = 0;
@@ -81,7 +81,7 @@ struct Warp {
     uint64_t operands_at = 0;
     uint8_t operands_source = 0;     // what wrote the entry it waits on last (refines a dependency stall)
 
-    uint64_t* row(Row r) { return regs.data() + size_t(r) * kWarpSize; }
+    uint64_t* row(Row r) { return regs + size_t(r) * kWarpSize; }
 };
 
 } // namespace gpusim

@@ -1,0 +1,42 @@
+// Host memory for warp registers: one anonymous mapping that a chip's SMs share out at each
+// launch (SmCluster) and keep from launch to launch.
+//
+// Why not a vector per warp: a launch's first blocks then page in their registers one 4 KiB
+// page at a time, about a microsecond of the host kernel's time per page on a virtual machine,
+// and a later kernel with more registers per warp reallocates them all and pages them in again;
+// on the peer workload that was about 1,470 page faults, a tenth of a functional run. The arena
+// grows only when a launch needs more than any before it, and asks for transparent huge pages
+// (MADV_HUGEPAGE), so that a few 2 MiB pages hold every SM's registers and the TLB covers them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusim {
+
+class RegisterArena {
+public:
+    RegisterArena() = default;
+    ~RegisterArena();
+    RegisterArena(const RegisterArena&) = delete;
+    RegisterArena& operator=(const RegisterArena&) = delete;
+
+    // Room for at least `words` 64-bit words (their values unspecified); pointers from an earlier
+    // call are invalid once it grows. Throws std::bad_alloc when the host has no memory left.
+    uint64_t* reserve(size_t words);
+    size_t capacity_words() const { return m_bytes / sizeof(uint64_t); }
+
+    // What each SM's share is rounded up to, so that SMs on different host threads never write
+    // the same host page (or cache line).
+    static constexpr size_t kShareAlign = 4096 / sizeof(uint64_t);
+    static size_t share_words(size_t words) { return (words + kShareAlign - 1) / kShareAlign * kShareAlign; }
+
+private:
+    static constexpr size_t kHugePage = size_t(2) << 20;
+    void* m_base = nullptr;
+    size_t m_bytes = 0;
+
+    void release();
+};
+
+} // namespace gpusim
