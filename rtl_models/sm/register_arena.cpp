@@ -10,7 +10,10 @@ namespace gpusim {
 RegisterArena::~RegisterArena() { release(); }
 
 void RegisterArena::release() {
-    if (m_base) munmap(m_base, m_bytes);
+    if (!m_base) return;
+    // The address range may come back from another mmap, for memory ASan must not see as poisoned.
+    expose(static_cast<uint64_t*>(m_base), capacity_words());
+    munmap(m_base, m_bytes);
     m_base = nullptr;
     m_bytes = 0;
 }

@@ -12,6 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace gpusim {
 
 class RegisterArena {
@@ -30,6 +34,19 @@ public:
     // the same host page (or cache line).
     static constexpr size_t kShareAlign = 4096 / sizeof(uint64_t);
     static size_t share_words(size_t words) { return (words + kShareAlign - 1) / kShareAlign * kShareAlign; }
+
+    // ASan builds keep a poisoned row after each warp's rows, so that a row past a kernel's last
+    // is still caught, as it was with a heap vector per warp. hide() poisons `words` words at `at`
+    // and expose() makes them usable again; elsewhere both do nothing.
+#if defined(__SANITIZE_ADDRESS__)
+    static constexpr size_t kGuardWords = 32;
+    static void hide(uint64_t* at, size_t words) { ASAN_POISON_MEMORY_REGION(at, words * sizeof(uint64_t)); }
+    static void expose(uint64_t* at, size_t words) { ASAN_UNPOISON_MEMORY_REGION(at, words * sizeof(uint64_t)); }
+#else
+    static constexpr size_t kGuardWords = 0;
+    static void hide(uint64_t*, size_t) {}
+    static void expose(uint64_t*, size_t) {}
+#endif
 
 private:
     static constexpr size_t kHugePage = size_t(2) << 20;

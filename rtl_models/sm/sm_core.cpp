@@ -40,7 +40,8 @@ SmStats SmCore::stats() const {
 }
 
 size_t SmCore::register_words(const LaunchInfo& l) const {
-    return size_t(std::max(occupancy_limit(m_cfg, l), 1u)) * l.warps_per_cta() * l.kernel->num_regs * kWarpSize;
+    const size_t stride = size_t(l.kernel->num_regs) * kWarpSize + RegisterArena::kGuardWords;
+    return size_t(std::max(occupancy_limit(m_cfg, l), 1u)) * l.warps_per_cta() * stride;
 }
 
 uint32_t SmCore::occupancy_limit(const SmConfig& cfg, const LaunchInfo& l) {
@@ -69,10 +70,14 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_ctas.assign(m_limit, Cta{});
     m_barrier.resize(m_limit);
     m_warps.resize(size_t(m_limit) * warps);
-    const size_t per_warp = size_t(launch->kernel->num_regs) * kWarpSize;
-    uint64_t* regs = m_lent_registers ? m_lent_registers : m_own_registers.reserve(per_warp * m_warps.size());
+    const size_t per_warp = size_t(launch->kernel->num_regs) * kWarpSize, stride = per_warp + RegisterArena::kGuardWords;
+    uint64_t* regs = m_lent_registers ? m_lent_registers : m_own_registers.reserve(stride * m_warps.size());
     m_lent_registers = nullptr;
-    for (size_t k = 0; k < m_warps.size(); ++k) m_warps[k].regs = regs + k * per_warp;
+    RegisterArena::hide(regs, stride * m_warps.size());
+    for (size_t k = 0; k < m_warps.size(); ++k) {
+        m_warps[k].regs = regs + k * stride;
+        RegisterArena::expose(m_warps[k].regs, per_warp);
+    }
     m_hints.assign(m_warps.size(), ScanHint{});
     m_warp_used.assign(m_warps.size(), false);
     m_resident = 0;
