@@ -29,6 +29,28 @@ bool HostThreads::spin_until(Done&& done) {
     }
 }
 
+void HostThreads::spread() {
+    const int cpu = sched_getcpu();
+    m_cpus.resize(m_workers.size());
+    m_spread.assign(m_workers.size(), false);
+    if (cpu < 0 || cpu >= CPU_SETSIZE) return;
+    for (size_t k = 0; k < m_workers.size(); ++k) {
+        const pthread_t t = m_workers[k].native_handle();
+        cpu_set_t away;
+        if (pthread_getaffinity_np(t, sizeof(cpu_set_t), &m_cpus[k]) != 0) continue;
+        away = m_cpus[k];
+        CPU_CLR(cpu, &away);
+        if (CPU_COUNT(&away) == 0) continue;
+        m_spread[k] = pthread_setaffinity_np(t, sizeof(cpu_set_t), &away) == 0;
+    }
+}
+
+void HostThreads::settle() {
+    for (size_t k = 0; k < m_spread.size(); ++k)
+        if (m_spread[k]) pthread_setaffinity_np(m_workers[k].native_handle(), sizeof(cpu_set_t), &m_cpus[k]);
+    m_spread.clear();
+}
+
 void HostThreads::run(size_t n, const std::function<void(size_t)>& job) {
     if (m_workers.empty() || n <= 1) {
         for (size_t k = 0; k < n; ++k) job(k);

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+
+#include <sched.h>
 #include <thread>
 #include <vector>
 
@@ -34,6 +36,25 @@ public:
 
     uint32_t size() const { return uint32_t(m_workers.size()) + 1; }
     void run(size_t n, const std::function<void(size_t)>& job);
+    // While it lives (a launch), the workers keep off the CPU the caller runs on, where the host
+    // lets them run elsewhere. Linux sometimes leaves a woken worker on the caller's CPU, and the
+    // two then take turns a millisecond at a time, longer than a short launch's rounds (on our
+    // 2-core VM, 2 runs of 6 lost their second thread that way). Nothing is pinned: the workers
+    // may use every other CPU they had, and get them all back at the end.
+    class Spread {
+    public:
+        Spread(HostThreads& pool, bool on) : m_pool(on ? &pool : nullptr) {
+            if (m_pool) m_pool->spread();
+        }
+        ~Spread() {
+            if (m_pool) m_pool->settle();
+        }
+        Spread(const Spread&) = delete;
+        Spread& operator=(const Spread&) = delete;
+
+    private:
+        HostThreads* m_pool;
+    };
     // Like run(), with job i's home thread home(i) % size() (0 is the caller's).
     void run_homed(size_t n, const std::function<size_t(size_t)>& home, const std::function<void(size_t)>& job);
 
@@ -55,8 +76,12 @@ private:
     std::atomic<uint64_t> m_generation{0};   // which run() the workers were called for
     std::atomic<uint32_t> m_busy{0};          // workers still in the current run()
     bool m_stop = false;
+    std::vector<cpu_set_t> m_cpus;            // each worker's CPUs before spread()
+    std::vector<bool> m_spread;               // whether spread() changed them
 
     void start(const std::function<void(size_t)>& job, size_t lists);
+    void spread();
+    void settle();
     void work(size_t id);
     void take_jobs(size_t id);
     void take_list(List& list);

@@ -57,6 +57,7 @@ bool SmCluster::stopped(const std::vector<size_t>& sms, CtaDispatcher& d) const 
 }
 
 void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread) {
+    const HostThreads::Spread spread(m_pool, !one_thread);
     m_turns = std::vector<Turn>(m_sms.size());
     // The relaxed memory model: a store reaching memory leaves its old value in the chip's log,
     // for the other SMs' late invalidations.

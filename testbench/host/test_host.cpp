@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include <sched.h>
+
 #include "gpu/host_threads.h"
 #include "sm/register_arena.h"
 
@@ -76,6 +78,44 @@ BOOST_AUTO_TEST_CASE(a_worker_helps_when_its_home_list_is_empty) {
         }
     });
     BOOST_TEST(done_elsewhere.load() >= 1);
+}
+
+namespace {
+
+// How many CPUs the pool's worker may run on: job 1 runs on the worker (the caller holds job 0
+// until it has), and reads its own affinity.
+int worker_cpus(HostThreads& pool) {
+    std::atomic<int> count{-1};
+    pool.run_homed(2, [](size_t k) { return k; }, [&](size_t k) {
+        if (k == 1) {
+            cpu_set_t set;
+            count.store(sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0);
+            return;
+        }
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (count.load() < 0 && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+    });
+    return count.load();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(spread_keeps_the_workers_off_the_callers_cpu_for_a_while) {
+    cpu_set_t mine;
+    BOOST_REQUIRE(sched_getaffinity(0, sizeof(mine), &mine) == 0);
+    const int allowed = CPU_COUNT(&mine);
+    HostThreads pool(2);
+    BOOST_TEST(worker_cpus(pool) == allowed);
+    {
+        const HostThreads::Spread spread(pool, true);
+        // One CPU fewer, unless the process has only one.
+        BOOST_TEST(worker_cpus(pool) == (allowed > 1 ? allowed - 1 : allowed));
+    }
+    BOOST_TEST(worker_cpus(pool) == allowed);
+    {
+        const HostThreads::Spread off(pool, false);
+        BOOST_TEST(worker_cpus(pool) == allowed);
+    }
 }
 
 BOOST_AUTO_TEST_CASE(register_arena_grows_and_keeps_its_memory) {
