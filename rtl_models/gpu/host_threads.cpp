@@ -40,7 +40,8 @@ void HostThreads::spread() {
         if (pthread_getaffinity_np(t, sizeof(cpu_set_t), &m_cpus[k]) != 0) continue;
         away = m_cpus[k];
         CPU_CLR(cpu, &away);
-        if (CPU_COUNT(&away) == 0) continue;
+        // With fewer CPUs than threads, the workers would crowd the CPUs left to them.
+        if (CPU_COUNT(&away) < int(m_workers.size())) continue;
         m_spread[k] = pthread_setaffinity_np(t, sizeof(cpu_set_t), &away) == 0;
     }
 }

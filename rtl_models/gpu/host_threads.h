@@ -40,7 +40,8 @@ public:
     // lets them run elsewhere. Linux sometimes leaves a woken worker on the caller's CPU, and the
     // two then take turns a millisecond at a time, longer than a short launch's rounds (on our
     // 2-core VM, 2 runs of 6 lost their second thread that way). Nothing is pinned: the workers
-    // may use every other CPU they had, and get them all back at the end.
+    // may use every other CPU they had, and get them all back at the end. With fewer CPUs than
+    // threads it does nothing.
     class Spread {
     public:
         Spread(HostThreads& pool, bool on) : m_pool(on ? &pool : nullptr) {

@@ -104,12 +104,14 @@ BOOST_AUTO_TEST_CASE(spread_keeps_the_workers_off_the_callers_cpu_for_a_while) {
     cpu_set_t mine;
     BOOST_REQUIRE(sched_getaffinity(0, sizeof(mine), &mine) == 0);
     const int allowed = CPU_COUNT(&mine);
+    // Some containers forbid changing affinity; the pool then leaves it as it is.
+    const bool settable = sched_setaffinity(0, sizeof(mine), &mine) == 0;
     HostThreads pool(2);
     BOOST_TEST(worker_cpus(pool) == allowed);
     {
         const HostThreads::Spread spread(pool, true);
         // One CPU fewer, unless the process has only one.
-        BOOST_TEST(worker_cpus(pool) == (allowed > 1 ? allowed - 1 : allowed));
+        BOOST_TEST(worker_cpus(pool) == (allowed > 1 && settable ? allowed - 1 : allowed));
     }
     BOOST_TEST(worker_cpus(pool) == allowed);
     {
