@@ -47,8 +47,15 @@ void HostThreads::spread() {
 }
 
 void HostThreads::settle() {
-    for (size_t k = 0; k < m_spread.size(); ++k)
-        if (m_spread[k]) pthread_setaffinity_np(m_workers[k].native_handle(), sizeof(cpu_set_t), &m_cpus[k]);
+    for (size_t k = 0; k < m_spread.size(); ++k) {
+        if (!m_spread[k]) continue;
+        const pthread_t t = m_workers[k].native_handle();
+        // The CPUs it had may be gone (a cpuset changed meanwhile): then it gets the caller's.
+        if (pthread_setaffinity_np(t, sizeof(cpu_set_t), &m_cpus[k]) == 0) continue;
+        cpu_set_t callers;
+        if (pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), &callers) == 0)
+            pthread_setaffinity_np(t, sizeof(cpu_set_t), &callers);
+    }
     m_spread.clear();
 }
 

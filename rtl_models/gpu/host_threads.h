@@ -39,8 +39,9 @@ public:
     // While it lives (a launch), the workers keep off the CPU the caller runs on, where the host
     // lets them run elsewhere. Linux sometimes leaves a woken worker on the caller's CPU, and the
     // two then take turns a millisecond at a time, longer than a short launch's rounds (on our
-    // 2-core VM, 2 runs of 6 lost their second thread that way). Nothing is pinned: the workers
-    // may use every other CPU they had, and get them all back at the end. With fewer CPUs than
+    // 2-core VM, 2 runs of 6 lost their second thread that way). The workers may use every other
+    // CPU they had (on a 2-CPU host that is one: for the launch the worker is as good as pinned to
+    // it, even if the caller moves), and get them all back at the end. With fewer CPUs than
     // threads it does nothing.
     class Spread {
     public:

@@ -136,6 +136,8 @@ void SmCluster::lend_registers(const LaunchInfo& launch) {
     size_t total = 0;
     for (size_t k = 0; k < m_sms.size(); ++k) total += words[k] = RegisterArena::share_words(m_sms[k]->core().register_words(launch));
     uint64_t* share = m_registers.reserve(total);
+    // ASan builds: everything but the warps' rows (which each SM exposes) stays poisoned.
+    RegisterArena::hide(share, m_registers.capacity_words());
     for (size_t k = 0; k < m_sms.size(); ++k) {
         m_sms[k]->core().lend_registers(share);
         share += words[k];

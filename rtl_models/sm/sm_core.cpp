@@ -71,9 +71,12 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_barrier.resize(m_limit);
     m_warps.resize(size_t(m_limit) * warps);
     const size_t per_warp = size_t(launch->kernel->num_regs) * kWarpSize, stride = per_warp + RegisterArena::kGuardWords;
-    uint64_t* regs = m_lent_registers ? m_lent_registers : m_own_registers.reserve(stride * m_warps.size());
+    uint64_t* regs = m_lent_registers;
+    if (!regs) {
+        regs = m_own_registers.reserve(stride * m_warps.size());
+        RegisterArena::hide(regs, m_own_registers.capacity_words());
+    }
     m_lent_registers = nullptr;
-    RegisterArena::hide(regs, stride * m_warps.size());
     for (size_t k = 0; k < m_warps.size(); ++k) {
         m_warps[k].regs = regs + k * stride;
         RegisterArena::expose(m_warps[k].regs, per_warp);
