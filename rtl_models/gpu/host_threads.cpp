@@ -36,9 +36,8 @@ void HostThreads::spread() {
     if (cpu < 0 || cpu >= CPU_SETSIZE) return;
     for (size_t k = 0; k < m_workers.size(); ++k) {
         const pthread_t t = m_workers[k].native_handle();
-        cpu_set_t away;
         if (pthread_getaffinity_np(t, sizeof(cpu_set_t), &m_cpus[k]) != 0) continue;
-        away = m_cpus[k];
+        cpu_set_t away = m_cpus[k];
         CPU_CLR(cpu, &away);
         // With fewer CPUs than threads, the workers would crowd the CPUs left to them.
         if (CPU_COUNT(&away) < int(m_workers.size())) continue;
@@ -59,21 +58,22 @@ void HostThreads::settle() {
     m_spread.clear();
 }
 
+// With no workers, or one job, everything runs here, in order; whether it did.
+bool HostThreads::run_here(size_t n, const std::function<void(size_t)>& job) {
+    if (!m_workers.empty() && n > 1) return false;
+    for (size_t k = 0; k < n; ++k) job(k);
+    return true;
+}
+
 void HostThreads::run(size_t n, const std::function<void(size_t)>& job) {
-    if (m_workers.empty() || n <= 1) {
-        for (size_t k = 0; k < n; ++k) job(k);
-        return;
-    }
+    if (run_here(n, job)) return;
     m_lists[0].jobs.clear();
     m_lists[0].count = n;
     start(job, 1);
 }
 
 void HostThreads::run_homed(size_t n, const std::function<size_t(size_t)>& home, const std::function<void(size_t)>& job) {
-    if (m_workers.empty() || n <= 1) {
-        for (size_t k = 0; k < n; ++k) job(k);
-        return;
-    }
+    if (run_here(n, job)) return;
     for (List& l : m_lists) l.jobs.clear();
     for (size_t k = 0; k < n; ++k) m_lists[home(k) % m_lists.size()].jobs.push_back(k);
     for (List& l : m_lists) l.count = l.jobs.size();

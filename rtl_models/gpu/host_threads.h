@@ -81,6 +81,7 @@ private:
     std::vector<cpu_set_t> m_cpus;            // each worker's CPUs before spread()
     std::vector<bool> m_spread;               // whether spread() changed them
 
+    bool run_here(size_t n, const std::function<void(size_t)>& job);
     void start(const std::function<void(size_t)>& job, size_t lists);
     void spread();
     void settle();

@@ -10,12 +10,16 @@ SmCluster::SmCluster(std::vector<Sm*>& sms, uint32_t threads, uint64_t quantum_c
     : m_sms(sms), m_pool(std::max(threads, 1u)), m_quantum(std::max<uint64_t>(quantum_cycles, 1)),
       m_schedulers(std::max(schedulers, 1u)), m_cycle(cycle), m_timing(timing) {}
 
+// What the grid has left, shared out evenly over the SMs (at least one block).
+uint64_t SmCluster::even_share(const CtaDispatcher& d) const {
+    return std::max<uint64_t>((d.remaining() + m_sms.size() - 1) / m_sms.size(), 1);
+}
+
 // Sets aside up to `want` more blocks for SM k, less near the grid's end, where what is left is
 // shared out evenly over the SMs.
 void SmCluster::set_aside(size_t k, uint64_t want, CtaDispatcher& d) {
     SmCore& core = m_sms[k]->core();
-    const uint64_t share = (d.remaining() + m_sms.size() - 1) / m_sms.size();
-    want = std::min(want, std::max<uint64_t>(share, 1));
+    want = std::min(want, even_share(d));
     uint64_t cta;
     while (core.reserved() < want && d.next(cta)) core.reserve_cta(cta);
 }
@@ -256,7 +260,7 @@ bool SmCluster::run_timed_quantum(CtaDispatcher& d, bool one_thread) {
             if (runnable_in_quantum(k)) runnable.push_back(k);
         if (runnable.empty()) return false;
         // 1. Each SM on its own, to the quantum's end at most.
-        if (one_thread || threads() == 1 || runnable.size() < 2) {
+        if (one_thread) {
             for (size_t k : runnable) step_apart(k);
         } else {
             m_pool.run_homed(runnable.size(), [&](size_t i) { return runnable[i]; }, [&](size_t i) { step_apart(runnable[i]); });
@@ -266,7 +270,7 @@ bool SmCluster::run_timed_quantum(CtaDispatcher& d, bool one_thread) {
         // blocks from the grid fill the room that completed ones left, and a full load more is
         // set aside to start as blocks complete (near the grid's end, an even share of what the
         // grid had left when the turns began).
-        const uint64_t share = std::max<uint64_t>((d.remaining() + m_sms.size() - 1) / m_sms.size(), 1);
+        const uint64_t share = even_share(d);
         for (size_t k : runnable) {
             guarded(k, [&](SmCore& core, Turn& t) { core.take_turn(t.start_cycle + m_quantum); });
             if (stopped({k}, d)) return true;

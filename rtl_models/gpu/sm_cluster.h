@@ -95,6 +95,7 @@ private:
     bool m_timing;
     ProgressMeter* m_progress = nullptr;
 
+    uint64_t even_share(const CtaDispatcher& d) const;
     void set_aside(size_t k, uint64_t want, CtaDispatcher& d);
     void begin_quantum();
     template <class F>

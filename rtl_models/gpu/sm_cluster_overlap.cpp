@@ -96,7 +96,7 @@ void SmCluster::overlap_turns(Overlap& o, CtaDispatcher& d) {
             std::lock_guard<std::mutex> g(o.lock);
             if (!o.turn_ready()) return;
             k = o.round[o.cursor];
-            if (o.cursor == 0) o.share = std::max<uint64_t>((d.remaining() + m_sms.size() - 1) / m_sms.size(), 1);
+            if (o.cursor == 0) o.share = even_share(d);
         }
         Turn& t = m_turns[k];
         if (!t.error) {

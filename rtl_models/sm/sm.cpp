@@ -82,7 +82,7 @@ void Sm::sample() {
 
 bool Sm::get_dmi(uint64_t addr, bool write, uint64_t& start, uint64_t& end, uint8_t*& ptr, bool& writable) {
     // SMs on host threads ask for regions (and pages come into being) one at a time.
-    std::lock_guard<std::mutex> lock(memory_lock());
+    std::lock_guard<std::mutex> lock(memory_map_lock());
     tlm::tlm_generic_payload p;
     tlm::tlm_dmi dmi;
     p.set_address(addr);
@@ -97,7 +97,7 @@ bool Sm::get_dmi(uint64_t addr, bool write, uint64_t& start, uint64_t& end, uint
 }
 
 bool Sm::transport(bool write, uint64_t addr, uint8_t* data, uint32_t size) {
-    std::lock_guard<std::mutex> lock(memory_lock());
+    std::lock_guard<std::mutex> lock(memory_map_lock());
     tlm::tlm_generic_payload p;
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -112,7 +112,5 @@ bool Sm::transport(bool write, uint64_t addr, uint8_t* data, uint32_t size) {
 }
 
 void Sm::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) { m_view.invalidate(start, end); }
-
-std::mutex& Sm::memory_lock() { return memory_map_lock(); }
 
 } // namespace gpusim

@@ -46,8 +46,6 @@ private:
 
     void trace_begin(double now_ns);
     void trace_end();
-    // Held while a memory region is asked for or an access goes through the socket (SMs on host threads).
-    static std::mutex& memory_lock();
     // Timeline counters of the interval that ends now: issue rate and resident warps.
     void sample();
     // The chip-time nanosecond of one of the SM's cycles.

@@ -39,9 +39,15 @@ SmStats SmCore::stats() const {
     return s;
 }
 
+namespace {
+
+// A warp's rows, and in ASan builds the guard row after them.
+size_t register_stride(const KernelImage& img) { return size_t(img.num_regs) * kWarpSize + RegisterArena::kGuardWords; }
+
+} // namespace
+
 size_t SmCore::register_words(const LaunchInfo& l) const {
-    const size_t stride = size_t(l.kernel->num_regs) * kWarpSize + RegisterArena::kGuardWords;
-    return size_t(std::max(occupancy_limit(m_cfg, l), 1u)) * l.warps_per_cta() * stride;
+    return size_t(std::max(occupancy_limit(m_cfg, l), 1u)) * l.warps_per_cta() * register_stride(*l.kernel);
 }
 
 uint32_t SmCore::occupancy_limit(const SmConfig& cfg, const LaunchInfo& l) {
@@ -70,7 +76,7 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     m_ctas.assign(m_limit, Cta{});
     m_barrier.resize(m_limit);
     m_warps.resize(size_t(m_limit) * warps);
-    const size_t per_warp = size_t(launch->kernel->num_regs) * kWarpSize, stride = per_warp + RegisterArena::kGuardWords;
+    const size_t per_warp = size_t(launch->kernel->num_regs) * kWarpSize, stride = register_stride(*launch->kernel);
     uint64_t* regs = m_lent_registers;
     if (!regs) {
         regs = m_own_registers.reserve(stride * m_warps.size());
