@@ -12,7 +12,9 @@ flags=(-DCMAKE_BUILD_TYPE=Release -DGPUSIM_WERROR=ON)
 case "${1:-}" in
   --sanitize)
     dir=build-sanitize
-    flags=(-DCMAKE_BUILD_TYPE=Debug -DGPUSIM_WERROR=ON -DGPUSIM_SANITIZE=ON)
+    # -O1: the tests run three times as fast as unoptimised; -g1: the line tables that reports
+    # need, without the variables' locations (a quarter of the compile time). Asserts stay on.
+    flags=(-DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" -DGPUSIM_WERROR=ON -DGPUSIM_SANITIZE=ON)
     # ASan in the SystemC parts too needs SystemC with POSIX-thread coroutines (docs/sanitizers.md).
     if bash cmake/systemc_pthreads.sh "$dir/systemc-pthreads"; then
       export PKG_CONFIG_PATH="$PWD/$dir/systemc-pthreads/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
