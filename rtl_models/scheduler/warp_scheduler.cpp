@@ -69,6 +69,7 @@ public:
     void remove(uint32_t warp) override {
         erase(m_active, warp);
         erase(m_queue, warp);
+        erase(m_waiting, warp);
         fill();
     }
     void issued(uint32_t warp) override {
@@ -81,10 +82,23 @@ public:
         m_queue.push_back(warp);
         fill();
     }
+    // A warp at a barrier leaves both lists: were it to come back into the active set from the
+    // queue before its release, a set of waiting warps could keep out the ones they wait for.
+    void barrier_wait(uint32_t warp) override {
+        if (!erase(m_active, warp) && !erase(m_queue, warp)) return;
+        m_waiting.push_back(warp);
+        fill();
+    }
+    void resume(uint32_t warp) override {
+        if (!erase(m_waiting, warp)) return;
+        m_queue.push_back(warp);
+        fill();
+    }
+    bool has_waiting() const override { return !m_waiting.empty(); }
 
 private:
     size_t m_size;
-    std::vector<uint32_t> m_active, m_queue;
+    std::vector<uint32_t> m_active, m_queue, m_waiting;
     size_t m_next = 0;
 
     static bool erase(std::vector<uint32_t>& v, uint32_t w) {

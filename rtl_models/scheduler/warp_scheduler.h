@@ -48,6 +48,12 @@ public:
     virtual void issued(uint32_t warp) = 0;
     // The warp waits for a long-latency result (two-level scheduling moves it out of the active set).
     virtual void long_stall(uint32_t warp) { (void)warp; }
+    // The warp waits at a barrier until resume(): two-level scheduling keeps it out of the active
+    // set meanwhile, which the warps the barrier waits for may need.
+    virtual void barrier_wait(uint32_t warp) { (void)warp; }
+    virtual void resume(uint32_t warp) { (void)warp; }
+    // Whether a warp of the scheduler waits at a barrier outside the candidates.
+    virtual bool has_waiting() const { return false; }
     // Candidate warps, highest priority first; valid until the next call that changes the policy.
     const CandidateOrder& order() const { return m_order; }
 
@@ -66,6 +72,9 @@ public:
     const CandidateOrder& candidates() const { return m_policy->order(); }
     void issued(uint32_t warp, uint64_t cycle, uint64_t dispatch_cycles);
     void long_stall(uint32_t warp) { m_policy->long_stall(warp); }
+    void barrier_wait(uint32_t warp) { m_policy->barrier_wait(warp); }
+    void resume(uint32_t warp) { m_policy->resume(warp); }
+    bool has_waiting() const { return m_policy->has_waiting(); }
     // Whether the scheduler can dispatch at `cycle` (with serial dispatch it waits for the pipe).
     bool ready(uint64_t cycle) const { return m_busy_until <= cycle; }
     bool issued_at(uint64_t cycle) const { return m_last_issue == cycle; }

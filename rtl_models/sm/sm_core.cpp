@@ -425,6 +425,7 @@ void SmCore::release_barrier(Cta& cta, uint32_t id) {
         if (m_units) {
             m_barrier.waited(now - w.barrier_since);
             w.ready_at = std::max(w.ready_at, now + m_barrier.release_latency());
+            m_units->schedulers[w.scheduler]->resume(cta.first_warp + k);
         }
     }
     wake_schedulers();

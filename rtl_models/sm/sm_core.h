@@ -215,8 +215,11 @@ private:
     // issues: a cycle before which it cannot issue (its operands) and the pipe it needs. A compact
     // array, so a scan passes over waiting warps without touching them.
     struct ScanHint {
+        // Not known: a pipe that is always free, so that a check against the hint lets the warp by.
+        static constexpr uint64_t kUnknownPipe = 0;
         uint64_t not_before = 0;
-        const uint64_t* pipe_free = nullptr;   // next_free of the pipe copy it needs; null: not known
+        const uint64_t* pipe_free = &kUnknownPipe;   // next_free of the pipe copy it needs
+        bool known() const { return pipe_free != &kUnknownPipe; }
     };
     std::vector<ScanHint> m_hints;
 

@@ -147,7 +147,7 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
         // What an earlier scan found, checked as a full check would: the pipe first, then the
         // operands. Without skipping, every warp is checked in full (the test of both).
         const ScanHint hint = hints[wi];
-        if (hint.pipe_free && use_hints) {
+        if (hint.known() && use_hints) {
             // Decided without branching on the values (they vary from warp to warp): the pipe
             // first, at max(operands, pipe, t + 1), then the operands.
             const uint64_t pipe_free = *hint.pipe_free;
@@ -171,13 +171,40 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
     // round to `start` - 1, passing over the first one where the list holds it again.
     const CandidateOrder& order = u.schedulers[s]->candidates();
     if (order.first != CandidateOrder::kNone && visit(order.first)) return true;
-    for (size_t i = order.start; i < order.count; ++i)
-        if (order.warps[i] != order.first && visit(order.warps[i])) return true;
-    for (size_t i = 0; i < order.start; ++i)
-        if (order.warps[i] != order.first && visit(order.warps[i])) return true;
+    // The list, from copies the calls out of line cannot change (so they stay in registers).
+    const uint32_t* const warps = order.warps;
+    const size_t count = order.count, start = order.start;
+    const uint32_t first = order.first;
+    if (use_hints && !exclusive) {
+        // The common case, where a hint blocks when its pipe or its operands are not ready (an
+        // unknown hint never does), until the later of the two: visit() with what cannot vary
+        // taken out of the loop.
+        auto scan = [&](size_t from, size_t to) {
+            for (size_t i = from; i < to; ++i) {
+                const uint32_t wi = warps[i];
+                if (wi == first) continue;
+                const ScanHint hint = hints[wi];
+                const uint64_t pipe_free = *hint.pipe_free;
+                if (pipe_free > t || hint.not_before > t) {
+                    if (first_blocked < 0) first_blocked = int(pipe_free > t ? Stall::PipeBusy : Stall::Dependency), blocked_warp = wi;
+                    earliest = std::min(earliest, std::max(hint.not_before, pipe_free));
+                } else if (visit(wi)) {
+                    return true;
+                }
+            }
+            return false;
+        };
+        if (scan(start, count) || scan(0, start)) return true;
+    } else {
+        for (size_t i = start; i < count; ++i)
+            if (warps[i] != first && visit(warps[i])) return true;
+        for (size_t i = 0; i < start; ++i)
+            if (warps[i] != first && visit(warps[i])) return true;
+    }
     next = earliest;
     if (first_blocked >= 0) why = refine_stall(m_warps[blocked_warp], uint8_t(first_blocked), t);
-    else why = int(at_barrier ? Stall::Barrier : order.size() ? Stall::NoEligible : Stall::NoWarp);
+    else if (at_barrier || u.schedulers[s]->has_waiting()) why = int(Stall::Barrier);
+    else why = int(order.size() ? Stall::NoEligible : Stall::NoWarp);
     return false;
 }
 
@@ -273,6 +300,7 @@ bool SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     w.ready_at = t + (in.op_class == OpClass::Branch ? std::max<uint64_t>(op.latency, 1) : u.schedulers[s]->dispatch_width() > 1 ? 0 : 1);
 
     if (w.state == Warp::State::AtBarrier) arrive(w);
+    if (w.state == Warp::State::AtBarrier) u.schedulers[s]->barrier_wait(wi);
     if (w.state == Warp::State::Ready) settle(w);
     if (w.state == Warp::State::Done) retire_warp(w);
     return true;

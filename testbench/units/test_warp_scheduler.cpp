@@ -42,6 +42,39 @@ BOOST_AUTO_TEST_CASE(scheduling_policies_order_candidates) {
     BOOST_TEST((listed(two) == std::vector<uint32_t>{1, 3}));
     two.long_stall(1);
     BOOST_TEST((listed(two) == std::vector<uint32_t>{3, 5}));
+    BOOST_TEST(!two.has_waiting());
+}
+
+// A warp at a barrier leaves two-level scheduling's lists until its release, so the active set
+// never fills with waiting warps while the ones they wait for are pending (a deadlock).
+BOOST_AUTO_TEST_CASE(two_level_keeps_barrier_waiters_out_of_the_active_set) {
+    SchedulerConfig c;
+    c.policy = "two_level";
+    c.active_warps = 2;
+    WarpScheduler two("two", c);
+    for (uint32_t w : {1u, 3u, 5u, 7u}) two.add(w, w);
+    two.barrier_wait(1);
+    two.barrier_wait(3);
+    BOOST_TEST((listed(two) == std::vector<uint32_t>{5, 7}));
+    BOOST_TEST(two.has_waiting());
+    two.long_stall(5);   // back of the queue, which holds no waiting warp
+    BOOST_TEST((listed(two) == std::vector<uint32_t>{7, 5}));
+    two.resume(3);
+    two.resume(1);
+    BOOST_TEST(!two.has_waiting());
+    two.long_stall(7);
+    two.long_stall(5);
+    BOOST_TEST((listed(two) == std::vector<uint32_t>{3, 1}));
+    two.barrier_wait(3);
+    two.remove(3);       // a warp that exits while waiting is gone from every list
+    BOOST_TEST(!two.has_waiting());
+    // The other policies offer every warp; the SM passes over the waiting ones.
+    c.policy = "gto";
+    WarpScheduler gto("gto", c);
+    for (uint32_t w : {0u, 2u}) gto.add(w, w);
+    gto.barrier_wait(0);
+    BOOST_TEST((listed(gto) == std::vector<uint32_t>{0, 2}));
+    BOOST_TEST(!gto.has_waiting());
     c.policy = "fifo";
     BOOST_CHECK_THROW(WarpScheduler("bad", c), std::runtime_error);
 }
