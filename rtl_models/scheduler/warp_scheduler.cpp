@@ -58,7 +58,8 @@ private:
 };
 
 // Two-level: round-robin among a small active set; a warp that waits on a long-latency result
-// leaves it for the back of the pending queue, and the head of the queue takes its place.
+// leaves it for the back of the pending queue, and the head of the queue takes its place. A warp
+// at a barrier leaves both until its release.
 class TwoLevel : public SchedulingPolicy {
 public:
     explicit TwoLevel(uint32_t active) : m_size(std::max(active, 1u)) {}
@@ -67,7 +68,7 @@ public:
         fill();
     }
     void remove(uint32_t warp) override {
-        erase(m_active, warp);
+        leave_active(warp);
         erase(m_queue, warp);
         erase(m_waiting, warp);
         fill();
@@ -78,14 +79,14 @@ public:
         update();
     }
     void long_stall(uint32_t warp) override {
-        if (!erase(m_active, warp)) return;
+        if (!leave_active(warp)) return;
         m_queue.push_back(warp);
         fill();
     }
     // A warp at a barrier leaves both lists: were it to come back into the active set from the
     // queue before its release, a set of waiting warps could keep out the ones they wait for.
     void barrier_wait(uint32_t warp) override {
-        if (!erase(m_active, warp) && !erase(m_queue, warp)) return;
+        if (!leave_active(warp) && !erase(m_queue, warp)) return;
         m_waiting.push_back(warp);
         fill();
     }
@@ -101,6 +102,14 @@ private:
     std::vector<uint32_t> m_active, m_queue, m_waiting;
     size_t m_next = 0;
 
+    // The round-robin turn stays with the warp after the one that left.
+    bool leave_active(uint32_t warp) {
+        auto it = std::find(m_active.begin(), m_active.end(), warp);
+        if (it == m_active.end()) return false;
+        if (size_t(it - m_active.begin()) < m_next) --m_next;
+        m_active.erase(it);
+        return true;
+    }
     static bool erase(std::vector<uint32_t>& v, uint32_t w) {
         auto it = std::find(v.begin(), v.end(), w);
         if (it == v.end()) return false;

@@ -94,7 +94,7 @@ public:
         MemoryStructural,   // the LD/ST pipe is full, or the awaited load waited for an MSHR
         PipeBusy,           // the execution pipe the instruction needs is still taken
         Dispatch,           // the scheduler itself is still feeding a pipe (serial dispatch)
-        Barrier,            // every candidate waits at a barrier
+        Barrier,            // every candidate, or a warp kept out of them (two-level), waits at a barrier
         Branch,             // the best candidate waits for its taken branch's target
         Count
     };

@@ -215,7 +215,8 @@ private:
     // issues: a cycle before which it cannot issue (its operands) and the pipe it needs. A compact
     // array, so a scan passes over waiting warps without touching them.
     struct ScanHint {
-        // Not known: a pipe that is always free, so that a check against the hint lets the warp by.
+        // Not known (ScanHint{}): a pipe that is always free and not_before 0, so that a check
+        // against the hint lets the warp by.
         static constexpr uint64_t kUnknownPipe = 0;
         uint64_t not_before = 0;
         const uint64_t* pipe_free = &kUnknownPipe;   // next_free of the pipe copy it needs

@@ -171,7 +171,8 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
     // round to `start` - 1, passing over the first one where the list holds it again.
     const CandidateOrder& order = u.schedulers[s]->candidates();
     if (order.first != CandidateOrder::kNone && visit(order.first)) return true;
-    // The list, from copies the calls out of line cannot change (so they stay in registers).
+    // The list in locals, so that they stay in registers across the calls out of line: the
+    // policy changes its order only when a warp issues, and the scan ends there.
     const uint32_t* const warps = order.warps;
     const size_t count = order.count, start = order.start;
     const uint32_t first = order.first;
@@ -185,10 +186,9 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
                 if (wi == first) continue;
                 const ScanHint hint = hints[wi];
                 const uint64_t pipe_free = *hint.pipe_free;
-                if (pipe_free > t || hint.not_before > t) {
-                    if (first_blocked < 0) first_blocked = int(pipe_free > t ? Stall::PipeBusy : Stall::Dependency), blocked_warp = wi;
-                    earliest = std::min(earliest, std::max(hint.not_before, pipe_free));
-                } else if (visit(wi)) {
+                if (pipe_free > t || hint.not_before > t)
+                    block(wi, pipe_free > t ? Stall::PipeBusy : Stall::Dependency, std::max(hint.not_before, pipe_free));
+                else if (visit(wi)) {
                     return true;
                 }
             }
@@ -300,6 +300,7 @@ bool SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     w.ready_at = t + (in.op_class == OpClass::Branch ? std::max<uint64_t>(op.latency, 1) : u.schedulers[s]->dispatch_width() > 1 ? 0 : 1);
 
     if (w.state == Warp::State::AtBarrier) arrive(w);
+    // Still waiting: its own arrival did not open the barrier (bar.arrive leaves it Ready).
     if (w.state == Warp::State::AtBarrier) u.schedulers[s]->barrier_wait(wi);
     if (w.state == Warp::State::Ready) settle(w);
     if (w.state == Warp::State::Done) retire_warp(w);

@@ -43,6 +43,8 @@ BOOST_AUTO_TEST_CASE(scheduling_policies_order_candidates) {
     two.long_stall(1);
     BOOST_TEST((listed(two) == std::vector<uint32_t>{3, 5}));
     BOOST_TEST(!two.has_waiting());
+    c.policy = "fifo";
+    BOOST_CHECK_THROW(WarpScheduler("bad", c), std::runtime_error);
 }
 
 // A warp at a barrier leaves two-level scheduling's lists until its release, so the active set
@@ -66,8 +68,15 @@ BOOST_AUTO_TEST_CASE(two_level_keeps_barrier_waiters_out_of_the_active_set) {
     two.long_stall(5);
     BOOST_TEST((listed(two) == std::vector<uint32_t>{3, 1}));
     two.barrier_wait(3);
-    two.remove(3);       // a warp that exits while waiting is gone from every list
+    two.remove(3);       // a block taken off the SM (a fault) takes its waiting warps from every list
     BOOST_TEST(!two.has_waiting());
+    BOOST_TEST((listed(two) == std::vector<uint32_t>{1, 7}));
+    two.resume(1);       // not waiting: nothing changes
+    BOOST_TEST((listed(two) == std::vector<uint32_t>{1, 7}));
+    // The round-robin turn passes to the warp after the one that left for the barrier.
+    two.issued(1, 0, 1);
+    two.barrier_wait(1);
+    BOOST_TEST((listed(two) == std::vector<uint32_t>{7, 5}));
     // The other policies offer every warp; the SM passes over the waiting ones.
     c.policy = "gto";
     WarpScheduler gto("gto", c);
@@ -75,8 +84,6 @@ BOOST_AUTO_TEST_CASE(two_level_keeps_barrier_waiters_out_of_the_active_set) {
     gto.barrier_wait(0);
     BOOST_TEST((listed(gto) == std::vector<uint32_t>{0, 2}));
     BOOST_TEST(!gto.has_waiting());
-    c.policy = "fifo";
-    BOOST_CHECK_THROW(WarpScheduler("bad", c), std::runtime_error);
 }
 
 BOOST_AUTO_TEST_CASE(serial_dispatch_holds_the_scheduler_while_it_feeds_the_pipe) {
