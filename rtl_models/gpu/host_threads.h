@@ -19,10 +19,10 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
-
-#include <sched.h>
 #include <thread>
 #include <vector>
+
+#include <sched.h>
 
 namespace gpusim {
 

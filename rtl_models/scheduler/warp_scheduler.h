@@ -68,7 +68,13 @@ public:
     WarpScheduler(const sc_core::sc_module_name& name, const SchedulerConfig& cfg);
 
     void add(uint32_t warp, uint64_t age) { m_policy->add(warp, age); }
-    void remove(uint32_t warp) { m_policy->remove(warp); }
+    // A policy that brings a pending warp into the candidates in the warp's place (two-level)
+    // wakes the scheduler, which may have gone to sleep until an event.
+    void remove(uint32_t warp) {
+        const size_t before = candidates().size();
+        m_policy->remove(warp);
+        if (candidates().size() >= before) wake();
+    }
     const CandidateOrder& candidates() const { return m_policy->order(); }
     void issued(uint32_t warp, uint64_t cycle, uint64_t dispatch_cycles);
     void long_stall(uint32_t warp) { m_policy->long_stall(warp); }

@@ -454,14 +454,7 @@ void SmCore::retire_warp(Warp& w) {
     Cta& cta = m_ctas[w.cta_slot];
     uint32_t idx = cta.first_warp + w.warp_in_cta;
     m_warp_used[idx] = false;
-    if (m_units) {
-        // A policy that brings a waiting warp into its candidates in the warp's place (two-level)
-        // wakes the scheduler, which may have gone to sleep until an event.
-        WarpScheduler& sc = *m_units->schedulers[w.scheduler];
-        const size_t before = sc.candidates().size();
-        sc.remove(idx);
-        if (sc.candidates().size() >= before) sc.wake();
-    }
+    if (m_units) m_units->schedulers[w.scheduler]->remove(idx);
     --m_live_warps;
     // A warp is resident through the cycle it exits in (as resident_warp_cycles counts it).
     const bool record = m_signals.warps || m_signals.blocks;

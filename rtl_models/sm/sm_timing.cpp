@@ -176,31 +176,27 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
     const uint32_t* const warps = order.warps;
     const size_t count = order.count, start = order.start;
     const uint32_t first = order.first;
-    if (use_hints && !exclusive) {
-        // The common case, where a hint blocks when its pipe or its operands are not ready (an
-        // unknown hint never does), until the later of the two: visit() with what cannot vary
-        // taken out of the loop.
-        auto scan = [&](size_t from, size_t to) {
-            for (size_t i = from; i < to; ++i) {
-                const uint32_t wi = warps[i];
-                if (wi == first) continue;
-                const ScanHint hint = hints[wi];
-                const uint64_t pipe_free = *hint.pipe_free;
-                if (pipe_free > t || hint.not_before > t)
-                    block(wi, pipe_free > t ? Stall::PipeBusy : Stall::Dependency, std::max(hint.not_before, pipe_free));
-                else if (visit(wi)) {
-                    return true;
-                }
-            }
-            return false;
-        };
-        if (scan(start, count) || scan(0, start)) return true;
-    } else {
+    // The rest of the candidates in policy order, each offered to `offer` (true: it issued).
+    auto scan = [&](auto&& offer) {
         for (size_t i = start; i < count; ++i)
-            if (warps[i] != first && visit(warps[i])) return true;
+            if (warps[i] != first && offer(warps[i])) return true;
         for (size_t i = 0; i < start; ++i)
-            if (warps[i] != first && visit(warps[i])) return true;
-    }
+            if (warps[i] != first && offer(warps[i])) return true;
+        return false;
+    };
+    // The common case, where a hint blocks when its pipe or its operands are not ready (an
+    // unknown hint never does), until the later of the two: visit() with what cannot vary
+    // taken out of the loop.
+    auto offer_hinted = [&](uint32_t wi) {
+        const ScanHint hint = hints[wi];
+        const uint64_t pipe_free = *hint.pipe_free;
+        if (pipe_free > t || hint.not_before > t) {
+            block(wi, pipe_free > t ? Stall::PipeBusy : Stall::Dependency, std::max(hint.not_before, pipe_free));
+            return false;
+        }
+        return visit(wi);
+    };
+    if (use_hints && !exclusive ? scan(offer_hinted) : scan(visit)) return true;
     next = earliest;
     if (first_blocked >= 0) why = refine_stall(m_warps[blocked_warp], uint8_t(first_blocked), t);
     else if (at_barrier || u.schedulers[s]->has_waiting()) why = int(Stall::Barrier);
