@@ -23,6 +23,7 @@
 #include "sm/exec_context.h"
 #include "sm/launch.h"
 #include "sm/register_arena.h"
+#include "sm/scoreboard_map.h"
 #include "sm/sm_config.h"
 #include "sm/warp.h"
 #include "trace/trace_recorder.h"
@@ -223,6 +224,7 @@ private:
         bool known() const { return pipe_free != &kUnknownPipe; }
     };
     std::vector<ScanHint> m_hints;
+    ScoreboardMap m_board;                  // timing mode: the warps' scoreboard entries, for the launch's kernel
 
     void init_warp(Warp& w, const Cta& cta, uint32_t warp_in_cta);
     void init_registers(Warp& w, const KernelImage& img);
@@ -247,8 +249,8 @@ private:
     Check check_warp(uint32_t sched, uint64_t t, uint32_t wi, bool& exclusive_used);
     // Issues the warp's instruction; false when it must wait for the SM's turn (it changed nothing).
     bool issue_timed(Warp& w, uint32_t sched, uint64_t t);
-    uint64_t operand_ready(const Warp& w, const Inst& in, uint8_t& source) const;
-    uint64_t issue_ready(Warp& w, const Inst& in) const;
+    uint64_t operand_ready(const Warp& w, uint8_t& source) const;
+    uint64_t issue_ready(Warp& w) const;
     // What a memory instruction costs: the latency its unit adds, its pipe passes against those of
     // a conflict-free access, and what a wait for its result counts as (WarpScheduler::Stall).
     struct MemoryCost {
@@ -287,8 +289,6 @@ private:
     void defer_latency(Warp& w, const Inst& in, uint64_t base, uint64_t provisional, uint8_t source, int32_t group, uint64_t t);
     void resolve_memory();
     void want_turn(uint64_t t);
-    // Calls f(ready cycle, source) for every scoreboard entry the instruction waits on.
-    template <class F> void for_each_source(const Warp& w, const Inst& in, F&& f) const;
     // Why the first warp a scan found blocked cannot issue, refined from what the scan saw.
     uint8_t refine_stall(const Warp& w, uint8_t seen, uint64_t t) const;
     void wake_schedulers();

@@ -7,10 +7,8 @@
 #include <fmt/format.h>
 
 #include "../../tlm/memory_map.h"
-#include "sm/call_ops.h"
 #include "sm/sm_core.h"
 #include "sm/timing_units.h"
-#include "tex/tex_ops.h"
 
 namespace gpusim {
 
@@ -43,13 +41,10 @@ void SmCore::enqueue_warp(uint32_t slot) {
     TimingUnits& u = *m_units;
     Warp& w = m_warps[slot];
     w.scheduler = slot % uint32_t(u.schedulers.size());
-    w.reg_ready.assign(m_ctx.kernel->num_regs, 0);
-    w.pred_ready.assign(m_ctx.kernel->num_preds, 0);
-    w.reg_source.assign(m_ctx.kernel->num_regs, uint8_t(Stall::ExecDependency));
-    w.pred_source.assign(m_ctx.kernel->num_preds, uint8_t(Stall::ExecDependency));
-    w.mem_source = uint8_t(Stall::MemoryDependency);
+    w.board.assign(m_board.size(), 0);
+    w.board_source.assign(m_board.size(), uint8_t(Stall::ExecDependency));
+    w.board_source[m_board.memory()] = uint8_t(Stall::MemoryDependency);
     w.ready_at = u.now;
-    w.mem_done = 0;
     w.operands_pc = UINT32_MAX;
     m_hints[slot] = ScanHint{};
     u.schedulers[w.scheduler]->add(slot, m_age++);
@@ -61,41 +56,15 @@ void SmCore::wake_schedulers() {
         for (auto& s : m_units->schedulers) s->wake();
 }
 
-// Every scoreboard entry an instruction waits on: its sources, and its destinations (for
-// write-after-write). Calls and returns move whole frames: they wait for every pending register.
-template <class F> void SmCore::for_each_source(const Warp& w, const Inst& in, F&& f) const {
-    const uint64_t* rr = w.reg_ready.data();
-    const uint64_t* pr = w.pred_ready.data();
-    const uint8_t* rs = w.reg_source.data();
-    const uint8_t* ps = w.pred_source.data();
-    for (Row row : {in.d, in.a, in.b, in.c, in.vec[0], in.vec[1], in.vec[2], in.vec[3]})
-        if (row >= 0) f(rr[row], rs[row]);
-    for (int16_t p : {in.guard, in.pd, in.pa, in.pb, in.pc})
-        if (p >= 0) f(pr[p], ps[p]);
-    if (in.op_class == OpClass::Fence) f(w.mem_done, w.mem_source);
-    // Texture and surface instructions read more rows than Inst names: all their coordinates,
-    // the sampler, and a store's values.
-    if (in.space == MemSpace::Texture) {
-        const TexOperands& o = m_ctx.kernel->tex_operands[in.target];
-        for (Row row : o.coord)
-            if (row >= 0) f(rr[row], rs[row]);
-        if (o.sampler >= 0) f(rr[o.sampler], rs[o.sampler]);
-        for (Row row : o.value)
-            if (row >= 0) f(rr[row], rs[row]);
-    }
-    static const ExecFn call = call_fn(), ret = ret_fn(), sys = syscall_fn();
-    if (in.op_class == OpClass::Branch && (in.fn == call || in.fn == ret || in.fn == sys))
-        for (size_t k = 0; k < w.reg_ready.size(); ++k) f(rr[k], rs[k]);
-}
-
 // The cycle from which the instruction's scoreboard entries are all written, and what wrote the
 // last of them (the reason a wait for it counts as).
-uint64_t SmCore::operand_ready(const Warp& w, const Inst& in, uint8_t& source) const {
+uint64_t SmCore::operand_ready(const Warp& w, uint8_t& source) const {
     uint64_t r = 0;
     source = uint8_t(Stall::ExecDependency);
-    for_each_source(w, in, [&](uint64_t ready, uint8_t src) {
-        if (ready > r) r = ready, source = src;
-    });
+    const uint64_t* ready = w.board.data();
+    const uint8_t* wrote = w.board_source.data();
+    for (const uint32_t *e = m_board.begin(w.pc), *end = m_board.end(w.pc); e != end; ++e)
+        if (ready[*e] > r) r = ready[*e], source = wrote[*e];
     return r;
 }
 
@@ -108,15 +77,15 @@ uint8_t SmCore::refine_stall(const Warp& w, uint8_t seen, uint64_t t) const {
         return m_units->cfg.ops[int(in.op_class)].pipe == PipeKind::Ldst ? uint8_t(Stall::MemoryStructural) : seen;
     if (seen != uint8_t(Stall::Dependency)) return seen;
     uint8_t source = w.operands_source;
-    const uint64_t latest = w.operands_pc == w.pc ? w.operands_at : operand_ready(w, in, source);
+    const uint64_t latest = w.operands_pc == w.pc ? w.operands_at : operand_ready(w, source);
     return w.ready_at > t && w.ready_at >= latest ? uint8_t(Stall::Branch) : source;
 }
 
 // The cycle from which the warp's next instruction may issue as far as the warp itself is
 // concerned: its dispatch slot and its operands.
-uint64_t SmCore::issue_ready(Warp& w, const Inst& in) const {
+uint64_t SmCore::issue_ready(Warp& w) const {
     if (w.operands_pc != w.pc) {
-        w.operands_at = operand_ready(w, in, w.operands_source);
+        w.operands_at = operand_ready(w, w.operands_source);
         w.operands_pc = w.pc;
     }
     return std::max(w.ready_at, w.operands_at);
@@ -215,7 +184,7 @@ __attribute__((noinline)) SmCore::Check SmCore::check_warp(uint32_t s, uint64_t 
     }
     const Inst& in = m_ctx.kernel->code[w.pc];
     Pipe& p = u.pipe(u.cfg.ops[int(in.op_class)].pipe);
-    const uint64_t ready = issue_ready(w, in);
+    const uint64_t ready = issue_ready(w);
     m_hints[wi] = ScanHint{ready, p.next_free_at(p.instance(s))};
     const uint64_t pipe_free = p.next_free(p.instance(s));
     if (pipe_free > t || exclusive_used) return {Check::Blocked, uint8_t(Stall::PipeBusy), std::max({ready, pipe_free, t + 1})};
@@ -279,16 +248,15 @@ bool SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     uint64_t occupied = p.accept(p.instance(s), t, std::max(interval, 1u));
     u.schedulers[s]->issued(wi, t, occupied);
     const uint64_t done = t + latency;
-    auto write_row = [&](Row r) { w.reg_ready[r] = done, w.reg_source[r] = mc.source; };
-    auto write_pred = [&](int16_t p) { w.pred_ready[p] = done, w.pred_source[p] = mc.source; };
-    if (in.d >= 0) write_row(in.d);
+    auto write = [&](uint32_t e) { w.board[e] = done, w.board_source[e] = mc.source; };
+    if (in.d >= 0) write(m_board.row(in.d));
     if (in.dest_flags & kDestVec)
         for (int e = 0; e < in.vec_count; ++e)
-            if (in.vec[e] >= 0) write_row(in.vec[e]);
-    if (in.pd >= 0) write_pred(in.pd);
-    if ((in.dest_flags & kDestPb) && in.pb >= 0) write_pred(in.pb);
+            if (in.vec[e] >= 0) write(m_board.row(in.vec[e]));
+    if (in.pd >= 0) write(m_board.pred(in.pd));
+    if ((in.dest_flags & kDestPb) && in.pb >= 0) write(m_board.pred(in.pb));
     if (memory) {
-        if (done >= w.mem_done) w.mem_done = done, w.mem_source = mc.source;
+        if (done >= w.board[m_board.memory()]) write(m_board.memory());
         if (latency > u.cfg.scheduler.long_latency_cycles) u.schedulers[s]->long_stall(wi);
         if (mc.group >= 0) defer_latency(w, in, t + op.latency, done, mc.source, mc.group, t);
     }

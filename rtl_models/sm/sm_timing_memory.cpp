@@ -147,13 +147,14 @@ void SmCore::resolve_memory() {
         auto patch = [&](uint64_t& ready) {
             if (ready == d.provisional) ready = done;
         };
-        if (in.d >= 0) patch(w.reg_ready[in.d]);
+        if (in.d >= 0) patch(w.board[m_board.row(in.d)]);
         if (in.dest_flags & kDestVec)
             for (int e = 0; e < in.vec_count; ++e)
-                if (in.vec[e] >= 0) patch(w.reg_ready[in.vec[e]]);
-        if (in.pd >= 0) patch(w.pred_ready[in.pd]);
-        if ((in.dest_flags & kDestPb) && in.pb >= 0) patch(w.pred_ready[in.pb]);
-        if (done >= w.mem_done) w.mem_done = done, w.mem_source = d.source;
+                if (in.vec[e] >= 0) patch(w.board[m_board.row(in.vec[e])]);
+        if (in.pd >= 0) patch(w.board[m_board.pred(in.pd)]);
+        if ((in.dest_flags & kDestPb) && in.pb >= 0) patch(w.board[m_board.pred(in.pb)]);
+        const uint32_t mem = m_board.memory();
+        if (done >= w.board[mem]) w.board[mem] = done, w.board_source[mem] = d.source;
         w.operands_pc = UINT32_MAX;
         m_hints[d.warp] = ScanHint{};
     }

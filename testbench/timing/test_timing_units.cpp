@@ -97,3 +97,47 @@ LOW:
         });
     }
 }
+
+// The scoreboard entries each instruction waits on, in the order that names a stall: destination,
+// sources, guard and predicates; a fence waits on the memory entry, a return on every row.
+BOOST_AUTO_TEST_CASE(scoreboard_map_lists_what_each_instruction_waits_on) {
+    const char* body = R"(
+.visible .entry k(.param .u64 out) {
+  .reg .u32 %r<4>; .reg .u64 %rd<3>; .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 5;
+  @%p1 add.u32 %r2, %r1, %r3;
+  membar.gl;
+  ret;
+})";
+    ptx::Module m = ptx::parse("k.ptx", std::string(test::kPtxHeader) + body);
+    const auto kernel = loader::decode_kernel(m, m.functions.at(0), {});
+    ScoreboardMap map;
+    map.build(*kernel);
+    BOOST_TEST(map.size() == kernel->num_regs + kernel->num_preds + 1);
+    BOOST_TEST(map.memory() == kernel->num_regs + kernel->num_preds);
+    BOOST_TEST(map.pred(1) == kernel->num_regs + 1);
+    const auto entries = [&](uint32_t pc) { return std::vector<uint32_t>(map.begin(pc), map.end(pc)); };
+    const auto find = [&](const std::string& text) {
+        for (uint32_t pc = 0; pc < kernel->code.size(); ++pc)
+            if (kernel->text[pc].find(text) != std::string::npos) return pc;
+        BOOST_FAIL("no instruction " << text);
+        return 0u;
+    };
+
+    const uint32_t setp = find("setp.lt.u32");
+    const Inst& s = kernel->code[setp];
+    BOOST_TEST(s.b < 0);   // the immediate 5 is no scoreboard entry
+    BOOST_TEST(entries(setp) == (std::vector<uint32_t>{uint32_t(s.a), map.pred(s.pd)}));
+
+    const uint32_t add = find("add.u32");
+    const Inst& a = kernel->code[add];
+    BOOST_TEST(entries(add) == (std::vector<uint32_t>{uint32_t(a.d), uint32_t(a.a), uint32_t(a.b), map.pred(a.guard)}));
+
+    BOOST_TEST(entries(find("membar")) == std::vector<uint32_t>{map.memory()});
+
+    std::vector<uint32_t> rows(kernel->num_regs);
+    for (uint32_t r = 0; r < kernel->num_regs; ++r) rows[r] = r;
+    BOOST_TEST(entries(find("ret")) == rows);
+}

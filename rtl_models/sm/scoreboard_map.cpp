@@ -1,0 +1,37 @@
+#include "sm/scoreboard_map.h"
+
+#include "sm/call_ops.h"
+
+namespace gpusim {
+
+void ScoreboardMap::build(const KernelImage& kernel) {
+    m_preds = kernel.num_regs;
+    m_memory = kernel.num_regs + kernel.num_preds;
+    m_first.clear();
+    m_entries.clear();
+    const ExecFn call = call_fn(), ret = ret_fn(), sys = syscall_fn();
+    auto add_row = [&](Row r) {
+        if (r >= 0) m_entries.push_back(row(r));
+    };
+    for (const Inst& in : kernel.code) {
+        m_first.push_back(uint32_t(m_entries.size()));
+        for (Row r : {in.d, in.a, in.b, in.c, in.vec[0], in.vec[1], in.vec[2], in.vec[3]}) add_row(r);
+        for (int16_t p : {in.guard, in.pd, in.pa, in.pb, in.pc})
+            if (p >= 0) m_entries.push_back(pred(p));
+        if (in.op_class == OpClass::Fence) m_entries.push_back(m_memory);
+        // Texture and surface instructions read more rows than Inst names: all their coordinates,
+        // the sampler, and a store's values.
+        if (in.space == MemSpace::Texture) {
+            const TexOperands& o = kernel.tex_operands[in.target];
+            for (Row r : o.coord) add_row(r);
+            add_row(o.sampler);
+            for (Row r : o.value) add_row(r);
+        }
+        // Calls and returns move whole frames: they wait for every pending register.
+        if (in.op_class == OpClass::Branch && (in.fn == call || in.fn == ret || in.fn == sys))
+            for (uint32_t r = 0; r < kernel.num_regs; ++r) m_entries.push_back(r);
+    }
+    m_first.push_back(uint32_t(m_entries.size()));
+}
+
+} // namespace gpusim

@@ -1,0 +1,35 @@
+// Timing mode's scoreboard for one kernel: where each entry a warp's instruction can wait on lies
+// in the warp's scoreboard (register rows, then predicates, then one entry for the warp's
+// outstanding memory accesses, which a fence waits for), and the entries each instruction waits
+// on, listed once at launch so that the check before each issue is a plain loop.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sm/isa.h"
+
+namespace gpusim {
+
+class ScoreboardMap {
+public:
+    void build(const KernelImage& kernel);
+
+    uint32_t size() const { return m_memory + 1; }
+    static uint32_t row(Row r) { return uint32_t(r); }
+    uint32_t pred(int p) const { return m_preds + uint32_t(p); }
+    uint32_t memory() const { return m_memory; }
+
+    // The entries the instruction at `pc` waits on: its sources, and its destinations (for
+    // write-after-write). The order decides which of several latest entries names a stall.
+    const uint32_t* begin(uint32_t pc) const { return m_entries.data() + m_first[pc]; }
+    const uint32_t* end(uint32_t pc) const { return m_entries.data() + m_first[pc + 1]; }
+
+private:
+    uint32_t m_preds = 0;
+    uint32_t m_memory = 0;
+    std::vector<uint32_t> m_first;     // per instruction, then one past the last
+    std::vector<uint32_t> m_entries;
+};
+
+} // namespace gpusim
