@@ -17,7 +17,8 @@ ConstantCache::Cost ConstantCache::access(const uint64_t* addr, LaneMask mask) {
         uint64_t seen[kWarpSize];
         uint32_t n = 0;
         for_lanes(group, [&](int l) {
-            if (std::find(seen, seen + n, addr[l]) != seen + n) return;
+            // Most accesses are uniform (a broadcast): the address just seen comes up first.
+            if (n && (seen[n - 1] == addr[l] || std::find(seen, seen + n - 1, addr[l]) != seen + n - 1)) return;
             seen[n++] = addr[l];
             if (!m_tags.access(addr[l])) c.miss_lines[c.misses++] = addr[l] / line_bytes() * line_bytes();
         });

@@ -10,11 +10,14 @@
 namespace gpusim {
 namespace {
 
-// One transaction per distinct `seg`-aligned segment of the group.
+// One transaction per distinct `seg`-aligned segment of the group (`seg` a power of two).
 void per_segment(const uint64_t* addr, LaneMask group, uint32_t width, uint32_t seg, std::vector<Transaction>& out) {
-    size_t start = out.size();
+    const size_t start = out.size();
+    const uint64_t align = ~(uint64_t(seg) - 1);
     for_lanes(group, [&](int l) {
-        for (uint64_t a = addr[l] / seg * seg; a < addr[l] + width; a += seg) {
+        for (uint64_t a = addr[l] & align; a < addr[l] + width; a += seg) {
+            // Neighbouring lanes mostly share a segment: the newest transaction is checked first.
+            if (out.size() > start && out.back().address == a) continue;
             bool seen = false;
             for (size_t k = start; k < out.size(); ++k) seen |= out[k].address == a;
             if (!seen) out.push_back({a, seg});

@@ -284,8 +284,10 @@ uint64_t SmCore::step_until(uint64_t until) {
         const uint64_t issued_at_t = m_stats.warp_instructions;
         const uint32_t live_warps = m_live_warps;
         bool any = false, exclusive_used = false;
-        // Schedulers that share a pipe take turns at being first, so none starves.
-        for (size_t k = 0, s = t % ns; k < ns; ++k, s = s + 1 == ns ? 0 : s + 1) {
+        // Schedulers that share a pipe take turns at being first, so none starves (a mask for
+        // the usual power-of-two count, rather than a division every cycle).
+        const size_t lead = (ns & (ns - 1)) == 0 ? size_t(t) & (ns - 1) : size_t(t % ns);
+        for (size_t k = 0, s = lead; k < ns; ++k, s = s + 1 == ns ? 0 : s + 1) {
             WarpScheduler& sc = *u.schedulers[s];
             why[s] = -1;
             lost[s] = 0;
