@@ -9,6 +9,7 @@ void ScoreboardMap::build(const KernelImage& kernel) {
     m_memory = kernel.num_regs + kernel.num_preds;
     m_first.clear();
     m_entries.clear();
+    m_all_rows.clear();
     const ExecFn call = call_fn(), ret = ret_fn(), sys = syscall_fn();
     auto add_row = [&](Row r) {
         if (r >= 0) m_entries.push_back(row(r));
@@ -27,9 +28,7 @@ void ScoreboardMap::build(const KernelImage& kernel) {
             add_row(o.sampler);
             for (Row r : o.value) add_row(r);
         }
-        // Calls and returns move whole frames: they wait for every pending register.
-        if (in.op_class == OpClass::Branch && (in.fn == call || in.fn == ret || in.fn == sys))
-            for (uint32_t r = 0; r < kernel.num_regs; ++r) m_entries.push_back(r);
+        m_all_rows.push_back(in.op_class == OpClass::Branch && (in.fn == call || in.fn == ret || in.fn == sys));
     }
     m_first.push_back(uint32_t(m_entries.size()));
 }

@@ -65,6 +65,9 @@ uint64_t SmCore::operand_ready(const Warp& w, uint8_t& source) const {
     const uint8_t* wrote = w.board_source.data();
     for (const uint32_t *e = m_board.begin(w.pc), *end = m_board.end(w.pc); e != end; ++e)
         if (ready[*e] > r) r = ready[*e], source = wrote[*e];
+    if (m_board.waits_for_all_rows(w.pc))
+        for (uint32_t row = 0; row < m_board.rows(); ++row)
+            if (ready[row] > r) r = ready[row], source = wrote[row];
     return r;
 }
 
