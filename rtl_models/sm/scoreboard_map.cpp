@@ -23,7 +23,7 @@ void ScoreboardMap::build(const KernelImage& kernel) {
         // Texture and surface instructions read more rows than Inst names: all their coordinates,
         // the sampler, and a store's values.
         if (in.space == MemSpace::Texture) {
-            const TexOperands& o = kernel.tex_operands[in.target];
+            const TexOperands& o = kernel.tex_operands.at(in.target);
             for (Row r : o.coord) add_row(r);
             add_row(o.sampler);
             for (Row r : o.value) add_row(r);

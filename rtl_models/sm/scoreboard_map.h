@@ -24,8 +24,8 @@ public:
     // write-after-write). The order decides which of several latest entries names a stall.
     const uint32_t* begin(uint32_t pc) const { return m_entries.data() + m_first[pc]; }
     const uint32_t* end(uint32_t pc) const { return m_entries.data() + m_first[pc + 1]; }
-    // Calls and returns move whole frames: after those entries they wait on every register row
-    // (not listed, so that the map stays a few words per instruction).
+    // Calls, returns and device runtime calls move whole frames: after those entries they wait
+    // on every register row (not listed, so that the map stays a few words per instruction).
     bool waits_for_all_rows(uint32_t pc) const { return m_all_rows[pc]; }
     uint32_t rows() const { return m_preds; }
 

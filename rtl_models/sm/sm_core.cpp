@@ -88,7 +88,10 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
         RegisterArena::expose(m_warps[k].regs, per_warp);
     }
     m_hints.assign(m_warps.size(), ScanHint{});
-    if (m_units) m_board.build(*launch->kernel);
+    if (m_units && m_board_kernel != launch->kernel) {
+        m_board.build(*launch->kernel);
+        m_board_kernel = launch->kernel;
+    }
     m_warp_used.assign(m_warps.size(), false);
     m_resident = 0;
     m_live_warps = 0;

@@ -225,6 +225,9 @@ private:
     };
     std::vector<ScanHint> m_hints;
     ScoreboardMap m_board;                  // timing mode: the warps' scoreboard entries, for the launch's kernel
+    // The kernel m_board was built for, held so that no other kernel can come at its address: a
+    // run of launches of one kernel builds the map once per SM.
+    std::shared_ptr<const KernelImage> m_board_kernel;
 
     void init_warp(Warp& w, const Cta& cta, uint32_t warp_in_cta);
     void init_registers(Warp& w, const KernelImage& img);

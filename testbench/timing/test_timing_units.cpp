@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "common/run_kernel.h"
+#include "sm/scoreboard_map.h"
 
 #include <array>
 
@@ -98,26 +99,51 @@ LOW:
     }
 }
 
-// The scoreboard entries each instruction waits on, in the order that names a stall: destination,
-// sources, guard and predicates; a fence waits on the memory entry, a return on every row.
+// The scoreboard entries each instruction waits on, in the order that names a stall (d, a, b,
+// c, the vector registers, the guard, pd, pa, pb, pc, a fence's memory entry, a texture's
+// coordinates, sampler and values); calls and returns then wait on every row.
 BOOST_AUTO_TEST_CASE(scoreboard_map_lists_what_each_instruction_waits_on) {
     const char* body = R"(
+.global .texref tex;
+.func (.param .b32 res) twice(.param .b32 x) {
+  .reg .u32 %q<2>;
+  ld.param.u32 %q0, [x];
+  add.u32 %q1, %q0, %q0;
+  st.param.b32 [res], %q1;
+  ret;
+}
 .visible .entry k(.param .u64 out) {
-  .reg .u32 %r<4>; .reg .u64 %rd<3>; .reg .pred %p<3>;
+  .reg .u32 %r<12>; .reg .u64 %rd<3>; .reg .pred %p<3>;
   ld.param.u64 %rd1, [out];
   mov.u32 %r1, %tid.x;
   setp.lt.u32 %p1, %r1, 5;
   @%p1 add.u32 %r2, %r1, %r3;
+  @%p1 setp.ne.u32 %p2, %r2, %r3;
+  ld.global.v2.u32 {%r4, %r5}, [%rd1];
+  tex.1d.v4.u32.s32 {%r6, %r7, %r8, %r9}, [tex, {%r1}];
   membar.gl;
+  {
+    .param .b32 a0;
+    .param .b32 r0;
+    st.param.b32 [a0], %r2;
+    call.uni (r0), twice, (a0);
+    ld.param.b32 %r10, [r0];
+  }
+  st.global.u32 [%rd1], %r10;
   ret;
 })";
     ptx::Module m = ptx::parse("k.ptx", std::string(test::kPtxHeader) + body);
-    const auto kernel = loader::decode_kernel(m, m.functions.at(0), {});
+    const ptx::Function* entry = nullptr;
+    for (const auto& f : m.functions)
+        if (f.is_entry) entry = &f;
+    // The texture reference needs a device address (any will do here).
+    const auto kernel = loader::decode_kernel(m, *entry, loader::VariableAddresses(m.globals.size(), 0x1000));
     ScoreboardMap map;
     map.build(*kernel);
     BOOST_TEST(map.size() == kernel->num_regs + kernel->num_preds + 1);
     BOOST_TEST(map.memory() == kernel->num_regs + kernel->num_preds);
     BOOST_TEST(map.pred(1) == kernel->num_regs + 1);
+    BOOST_TEST(map.rows() == kernel->num_regs);
     const auto entries = [&](uint32_t pc) { return std::vector<uint32_t>(map.begin(pc), map.end(pc)); };
     const auto find = [&](const std::string& text) {
         for (uint32_t pc = 0; pc < kernel->code.size(); ++pc)
@@ -125,20 +151,42 @@ BOOST_AUTO_TEST_CASE(scoreboard_map_lists_what_each_instruction_waits_on) {
         BOOST_FAIL("no instruction " << text);
         return 0u;
     };
+    const auto row = [](Row r) { return uint32_t(r); };
+    using List = std::vector<uint32_t>;
 
     const uint32_t setp = find("setp.lt.u32");
     const Inst& s = kernel->code[setp];
     BOOST_TEST(s.b < 0);   // the immediate 5 is no scoreboard entry
-    BOOST_TEST(entries(setp) == (std::vector<uint32_t>{uint32_t(s.a), map.pred(s.pd)}));
+    BOOST_TEST(entries(setp) == (List{row(s.a), map.pred(s.pd)}));
 
     const uint32_t add = find("add.u32");
     const Inst& a = kernel->code[add];
-    BOOST_TEST(entries(add) == (std::vector<uint32_t>{uint32_t(a.d), uint32_t(a.a), uint32_t(a.b), map.pred(a.guard)}));
-
-    BOOST_TEST(entries(find("membar")) == std::vector<uint32_t>{map.memory()});
-
-    BOOST_TEST(map.rows() == kernel->num_regs);
-    BOOST_TEST(entries(find("ret")).empty());
-    BOOST_TEST(map.waits_for_all_rows(find("ret")));
+    BOOST_TEST(entries(add) == (List{row(a.d), row(a.a), row(a.b), map.pred(a.guard)}));
     BOOST_TEST(!map.waits_for_all_rows(add));
+
+    // The guard comes before the predicate written.
+    const uint32_t guarded = find("setp.ne.u32");
+    const Inst& g = kernel->code[guarded];
+    BOOST_TEST(g.guard != g.pd);
+    BOOST_TEST(entries(guarded) == (List{row(g.a), row(g.b), map.pred(g.guard), map.pred(g.pd)}));
+
+    const uint32_t vec = find("ld.global.v2");
+    const Inst& v = kernel->code[vec];
+    BOOST_TEST(entries(vec) == (List{row(v.a), row(v.vec[0]), row(v.vec[1])}));
+
+    // A texture fetch: the handle is an immediate; then its coordinates and results again.
+    const uint32_t tex = find("tex.1d");
+    const Inst& t = kernel->code[tex];
+    const TexOperands& o = kernel->tex_operands.at(t.target);
+    BOOST_TEST(t.a < 0);
+    BOOST_TEST(entries(tex) == (List{row(t.b), row(t.vec[0]), row(t.vec[1]), row(t.vec[2]), row(t.vec[3]), row(o.coord[0]),
+                                     row(o.value[0]), row(o.value[1]), row(o.value[2]), row(o.value[3])}));
+
+    BOOST_TEST(entries(find("membar")) == List{map.memory()});
+
+    // Calls and returns wait on every row, after what they list.
+    for (const char* frame : {"call.uni", "ret"}) {
+        BOOST_TEST(entries(find(frame)).empty());
+        BOOST_TEST(map.waits_for_all_rows(find(frame)));
+    }
 }
