@@ -29,6 +29,17 @@ public:
     bool waits_for_all_rows(uint32_t pc) const { return m_all_rows[pc]; }
     uint32_t rows() const { return m_preds; }
 
+    // Calls f(entry) for each entry the instruction writes (its destinations; the memory entry
+    // is its issuer's to update), at its issue and again when a deferred latency is priced.
+    template <class F> void for_each_destination(const Inst& in, F&& f) const {
+        if (in.d >= 0) f(row(in.d));
+        if (in.dest_flags & kDestVec)
+            for (int e = 0; e < in.vec_count; ++e)
+                if (in.vec[e] >= 0) f(row(in.vec[e]));
+        if (in.pd >= 0) f(pred(in.pd));
+        if ((in.dest_flags & kDestPb) && in.pb >= 0) f(pred(in.pb));
+    }
+
 private:
     uint32_t m_preds = 0;
     uint32_t m_memory = 0;

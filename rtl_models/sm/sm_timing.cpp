@@ -252,12 +252,7 @@ bool SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     u.schedulers[s]->issued(wi, t, occupied);
     const uint64_t done = t + latency;
     auto write = [&](uint32_t e) { w.board[e] = done, w.board_source[e] = mc.source; };
-    if (in.d >= 0) write(m_board.row(in.d));
-    if (in.dest_flags & kDestVec)
-        for (int e = 0; e < in.vec_count; ++e)
-            if (in.vec[e] >= 0) write(m_board.row(in.vec[e]));
-    if (in.pd >= 0) write(m_board.pred(in.pd));
-    if ((in.dest_flags & kDestPb) && in.pb >= 0) write(m_board.pred(in.pb));
+    m_board.for_each_destination(in, write);
     if (memory) {
         if (done >= w.board[m_board.memory()]) write(m_board.memory());
         if (latency > u.cfg.scheduler.long_latency_cycles) u.schedulers[s]->long_stall(wi);

@@ -143,16 +143,9 @@ void SmCore::resolve_memory() {
     for (const DeferredIssue& d : m_deferred) {
         Warp& w = m_warps[d.warp];
         const uint64_t done = d.base + ldst.group_latency(d.group);
-        const Inst& in = *d.in;
-        auto patch = [&](uint64_t& ready) {
-            if (ready == d.provisional) ready = done;
-        };
-        if (in.d >= 0) patch(w.board[m_board.row(in.d)]);
-        if (in.dest_flags & kDestVec)
-            for (int e = 0; e < in.vec_count; ++e)
-                if (in.vec[e] >= 0) patch(w.board[m_board.row(in.vec[e])]);
-        if (in.pd >= 0) patch(w.board[m_board.pred(in.pd)]);
-        if ((in.dest_flags & kDestPb) && in.pb >= 0) patch(w.board[m_board.pred(in.pb)]);
+        m_board.for_each_destination(*d.in, [&](uint32_t e) {
+            if (w.board[e] == d.provisional) w.board[e] = done;
+        });
         const uint32_t mem = m_board.memory();
         if (done >= w.board[mem]) w.board[mem] = done, w.board_source[mem] = d.source;
         w.operands_pc = UINT32_MAX;
