@@ -114,6 +114,17 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
         earliest = std::min(earliest, at);
     };
     const ScanHint* hints = m_hints.data();
+    // A candidate that its hint does not block, checked in full; true when it issued.
+    auto check = [&](uint32_t wi) {
+        const Warp::State state = m_warps[wi].state;
+        if (state != Warp::State::Ready) {
+            at_barrier |= state == Warp::State::AtBarrier;
+            return false;
+        }
+        const Check c = check_warp(s, t, wi, exclusive_used);
+        if (c.outcome == Check::Blocked) block(wi, Stall(c.why), c.at);
+        return c.outcome == Check::Issued;
+    };
     // One candidate; true when it issued.
     auto visit = [&](uint32_t wi) {
         // What an earlier scan found, checked as a full check would: the pipe first, then the
@@ -130,14 +141,7 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
                 return false;
             }
         }
-        const Warp::State state = m_warps[wi].state;
-        if (state != Warp::State::Ready) {
-            at_barrier |= state == Warp::State::AtBarrier;
-            return false;
-        }
-        const Check c = check_warp(s, t, wi, exclusive_used);
-        if (c.outcome == Check::Blocked) block(wi, Stall(c.why), c.at);
-        return c.outcome == Check::Issued;
+        return check(wi);
     };
     // The candidates in policy order (CandidateOrder): the first one, then the list from `start`
     // round to `start` - 1, passing over the first one where the list holds it again.
@@ -148,27 +152,34 @@ bool SmCore::try_issue(uint32_t s, uint64_t t, bool& exclusive_used, int& why, u
     const uint32_t* const warps = order.warps;
     const size_t count = order.count, start = order.start;
     const uint32_t first = order.first;
-    // The rest of the candidates in policy order, each offered to `offer` (true: it issued).
+    // The rest of the candidates in policy order, each offered to `offer` (true: it issued),
+    // which passes over the first one itself.
     auto scan = [&](auto&& offer) {
         for (size_t i = start; i < count; ++i)
-            if (warps[i] != first && offer(warps[i])) return true;
+            if (offer(warps[i])) return true;
         for (size_t i = 0; i < start; ++i)
-            if (warps[i] != first && offer(warps[i])) return true;
+            if (offer(warps[i])) return true;
         return false;
     };
+    auto offer = [&](uint32_t wi) { return wi != first && visit(wi); };
     // The common case, where a hint blocks when its pipe or its operands are not ready (an
     // unknown hint never does), until the later of the two: visit() with what cannot vary
-    // taken out of the loop.
+    // taken out of the loop. One comparison decides, the later of the two against t (which of
+    // them blocks varies from warp to warp: a branch on each was mispredicted twice per scan).
+    // The first candidate is passed over only where its hint lets it by: blocked by its hint, it
+    // is blocked again until the same cycle, which changes nothing, and the test stays out of the
+    // common path.
     auto offer_hinted = [&](uint32_t wi) {
         const ScanHint hint = hints[wi];
         const uint64_t pipe_free = *hint.pipe_free;
-        if (pipe_free > t || hint.not_before > t) {
-            block(wi, pipe_free > t ? Stall::PipeBusy : Stall::Dependency, std::max(hint.not_before, pipe_free));
+        const uint64_t at = std::max(hint.not_before, pipe_free);
+        if (at > t) {
+            block(wi, pipe_free > t ? Stall::PipeBusy : Stall::Dependency, at);
             return false;
         }
-        return visit(wi);
+        return wi != first && check(wi);
     };
-    if (use_hints && !exclusive ? scan(offer_hinted) : scan(visit)) return true;
+    if (use_hints && !exclusive ? scan(offer_hinted) : scan(offer)) return true;
     next = earliest;
     if (first_blocked >= 0) why = refine_stall(m_warps[blocked_warp], uint8_t(first_blocked), t);
     else if (at_barrier || u.schedulers[s]->has_waiting()) why = int(Stall::Barrier);
