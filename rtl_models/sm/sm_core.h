@@ -291,6 +291,12 @@ private:
     bool m_wants_blocks = false;        // the grid has blocks left (timing mode's turns)
     void defer_latency(Warp& w, const Inst& in, uint64_t base, uint64_t provisional, uint8_t source, int32_t group, uint64_t t);
     void resolve_memory();
+    // The memory entry that fences wait on holds the latest completion of the warp's accesses,
+    // and what it counts as.
+    void note_memory_done(Warp& w, uint64_t done, uint8_t source) const {
+        const uint32_t e = m_board.memory();
+        if (done >= w.board[e]) w.board[e] = done, w.board_source[e] = source;
+    }
     void want_turn(uint64_t t);
     // Why the first warp a scan found blocked cannot issue, refined from what the scan saw.
     uint8_t refine_stall(const Warp& w, uint8_t seen, uint64_t t) const;

@@ -265,7 +265,7 @@ bool SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     auto write = [&](uint32_t e) { w.board[e] = done, w.board_source[e] = mc.source; };
     m_board.for_each_destination(in, write);
     if (memory) {
-        if (done >= w.board[m_board.memory()]) write(m_board.memory());
+        note_memory_done(w, done, mc.source);
         if (latency > u.cfg.scheduler.long_latency_cycles) u.schedulers[s]->long_stall(wi);
         if (mc.group >= 0) defer_latency(w, in, t + op.latency, done, mc.source, mc.group, t);
     }

@@ -146,8 +146,7 @@ void SmCore::resolve_memory() {
         m_board.for_each_destination(*d.in, [&](uint32_t e) {
             if (w.board[e] == d.provisional) w.board[e] = done;
         });
-        const uint32_t mem = m_board.memory();
-        if (done >= w.board[mem]) w.board[mem] = done, w.board_source[mem] = d.source;
+        note_memory_done(w, done, d.source);
         w.operands_pc = UINT32_MAX;
         m_hints[d.warp] = ScanHint{};
     }
