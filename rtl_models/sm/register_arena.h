@@ -30,6 +30,12 @@ public:
     uint64_t* reserve(size_t words);
     size_t capacity_words() const { return m_bytes / sizeof(uint64_t); }
 
+    // The host zeroes each page at its first touch, a 2 MiB huge page taking about 0.2 ms; SMs
+    // that first touch the same huge page wait for one another. So a grown arena is touched
+    // before the SMs run, piece by piece (a huge page each) on every host thread at once.
+    size_t pieces() const { return m_bytes / kHugePage; }
+    void touch(size_t piece);
+
     // What each SM's share is rounded up to, so that SMs on different host threads never write
     // the same host page (or cache line).
     static constexpr size_t kShareAlign = 4096 / sizeof(uint64_t);

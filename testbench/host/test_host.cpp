@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE host
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "gpu/host_threads.h"
 #include "sm/register_arena.h"
@@ -136,6 +139,27 @@ BOOST_AUTO_TEST_CASE(register_arena_grows_and_keeps_its_memory) {
     BOOST_TEST(arena.capacity_words() >= 2 * before);
     for (size_t k = 0; k < arena.capacity_words(); ++k) b[k] = ~k;
     BOOST_TEST(b[arena.capacity_words() - 1] == ~(arena.capacity_words() - 1));
+}
+
+BOOST_AUTO_TEST_CASE(register_arena_touch_pages_in_every_page) {
+    RegisterArena arena;
+    uint64_t* a = arena.reserve(3 * (size_t(1) << 18));   // 6 MiB: three huge pages
+    BOOST_TEST(arena.pieces() == 3u);
+    BOOST_TEST(arena.pieces() * (size_t(2) << 20) == arena.capacity_words() * sizeof(uint64_t));
+    const size_t page = size_t(sysconf(_SC_PAGESIZE));
+    const size_t pages = arena.capacity_words() * sizeof(uint64_t) / page;
+    const auto resident = [&] {
+        std::vector<unsigned char> in(pages);
+        BOOST_REQUIRE(mincore(a, pages * page, in.data()) == 0);
+        return size_t(std::count_if(in.begin(), in.end(), [](unsigned char c) { return c & 1; }));
+    };
+    arena.touch(1);
+    const size_t after_one = resident();
+    BOOST_TEST(after_one >= pages / 3);       // the whole second piece
+    BOOST_TEST(after_one < pages);
+    arena.touch(0);
+    arena.touch(2);
+    BOOST_TEST(resident() == pages);
 }
 
 BOOST_AUTO_TEST_CASE(register_shares_are_whole_host_pages) {
