@@ -141,7 +141,7 @@ void SmCluster::lend_registers(const LaunchInfo& launch) {
     for (size_t k = 0; k < m_sms.size(); ++k) total += words[k] = RegisterArena::share_words(m_sms[k]->core().register_words(launch));
     const size_t had = m_registers.capacity_words();
     uint64_t* share = m_registers.reserve(total);
-    if (m_registers.capacity_words() != had) m_pool.run(m_registers.pieces(), [this](size_t p) { m_registers.touch(p); });
+    if (m_registers.capacity_words() != had) m_pool.run(RegisterArena::pieces(total), [this](size_t p) { m_registers.touch(p); });
     // ASan builds: everything but the warps' rows (which each SM exposes) stays poisoned.
     RegisterArena::hide(share, m_registers.capacity_words());
     for (size_t k = 0; k < m_sms.size(); ++k) {

@@ -31,9 +31,10 @@ public:
     size_t capacity_words() const { return m_bytes / sizeof(uint64_t); }
 
     // The host zeroes each page at its first touch, a 2 MiB huge page taking about 0.2 ms; SMs
-    // that first touch the same huge page wait for one another. So a grown arena is touched
-    // before the SMs run, piece by piece (a huge page each) on every host thread at once.
-    size_t pieces() const { return m_bytes / kHugePage; }
+    // that first touch the same huge page wait for one another. So the part of a grown arena
+    // that a launch asks for is touched before the SMs run, piece by piece (a huge page each),
+    // on every host thread at once: pieces(words) of them cover the first `words` words.
+    static size_t pieces(size_t words) { return (words * sizeof(uint64_t) + kHugePage - 1) / kHugePage; }
     void touch(size_t piece);
 
     // What each SM's share is rounded up to, so that SMs on different host threads never write
