@@ -41,7 +41,6 @@ uint64_t* RegisterArena::reserve(size_t words) {
 
 // One word per small page, so that a host without transparent huge pages pages it all in too.
 void RegisterArena::touch(size_t piece) {
-    constexpr size_t kSmallPage = 4096;
     auto* bytes = static_cast<uint8_t*>(m_base) + piece * kHugePage;
     for (size_t at = 0; at < kHugePage; at += kSmallPage) *reinterpret_cast<uint64_t*>(bytes + at) = 0;
 }

@@ -37,9 +37,10 @@ public:
     static size_t pieces(size_t words) { return (words * sizeof(uint64_t) + kHugePage - 1) / kHugePage; }
     void touch(size_t piece);
 
+    static constexpr size_t kSmallPage = 4096;   // the host's page (the least it maps)
     // What each SM's share is rounded up to, so that SMs on different host threads never write
     // the same host page (or cache line).
-    static constexpr size_t kShareAlign = 4096 / sizeof(uint64_t);
+    static constexpr size_t kShareAlign = kSmallPage / sizeof(uint64_t);
     static size_t share_words(size_t words) { return (words + kShareAlign - 1) / kShareAlign * kShareAlign; }
 
     // ASan builds keep a poisoned row after each warp's rows, so that a row past a kernel's last
