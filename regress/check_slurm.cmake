@@ -1,9 +1,9 @@
 # gpusim sweep --slurm against a real Slurm: a one-node cluster (munged, slurmctld, slurmd) that
-# this test starts on loopback with everything under OUT (testbench/slurm/start_cluster.sh). The
+# this test starts on loopback with everything under OUT (testbench/cli/slurm/start_cluster.sh). The
 # sweep submitted as a job array, waited for, must write the same results.csv as the local run;
 # so must one submitted with --no-wait and gathered with --collect. gpusim run --slurm must report
 # three manifests as a local run does.
-# Inputs: GPUSIM, REGRESS (the regress folder), SLURM (testbench/slurm), OUT (a scratch folder).
+# Inputs: GPUSIM, REGRESS (the regress folder), SLURM (testbench/cli/slurm), OUT (a scratch folder).
 cmake_minimum_required(VERSION 3.19)
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})

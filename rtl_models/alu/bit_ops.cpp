@@ -3,8 +3,8 @@
 // H200 measured otherwise (64-bit bfe/bfi take whole 32-bit position and length) the comment says so.
 #include <type_traits>
 
-#include "sm/exec_context.h"
-#include "sm/op_select.h"
+#include "isa/exec_context.h"
+#include "alu/alu_ops.h"
 
 namespace gpusim {
 namespace {

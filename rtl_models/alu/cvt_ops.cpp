@@ -8,7 +8,7 @@
 #include "alu/float_common.h"
 #include "alu/half.h"
 #include "alu/rounding.h"
-#include "sm/op_select.h"
+#include "alu/alu_ops.h"
 
 namespace gpusim {
 namespace {

@@ -7,8 +7,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "sm/exec_context.h"
-#include "sm/op_select.h"
+#include "isa/exec_context.h"
+#include "isa/op_registry.h"
 
 namespace gpusim {
 

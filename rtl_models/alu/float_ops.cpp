@@ -8,8 +8,8 @@
 
 #include "alu/float_common.h"
 #include "alu/rounding.h"
-#include "sm/exec_context.h"
-#include "sm/op_select.h"
+#include "isa/exec_context.h"
+#include "alu/alu_ops.h"
 
 namespace gpusim {
 namespace {

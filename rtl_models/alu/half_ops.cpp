@@ -7,8 +7,8 @@
 
 #include "alu/float_common.h"
 #include "alu/half.h"
-#include "sm/exec_context.h"
-#include "sm/op_select.h"
+#include "isa/exec_context.h"
+#include "alu/alu_ops.h"
 
 namespace gpusim {
 

@@ -4,8 +4,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "sm/exec_context.h"
-#include "sm/op_select.h"
+#include "isa/exec_context.h"
+#include "alu/alu_ops.h"
 
 namespace gpusim {
 namespace {
@@ -379,6 +379,8 @@ OpChoice choice(ExecFn fn, Layout layout, const OpSpec& s) {
     return c;
 }
 
+OpChoice select_int_arith(const OpSpec& s, const std::string& t);
+
 OpChoice select_pred_logic(const OpSpec& s) {
     const std::string& op = s.opcode;
     if (op == "and") return choice(pred_and, Layout::PD_PA_PB, s);
@@ -407,8 +409,19 @@ OpChoice select_int_op(const OpSpec& s) {
         return choice(s.has("sat") ? cvt_int_fn<true>(dt, st) : cvt_int_fn<false>(dt, st), Layout::D_A, s);
     }
     if (!is_int_type(t)) return {};
-    bool sat = s.has("sat");
-    if (sat && op != "cvt") return choice(nullptr, Layout::None, s);  // add.sat etc. come with the full ISA
+    OpChoice c = select_int_arith(s, t);
+    // The .sat forms the bit operations do not take (add.sat.s32 ...) are refused, as instructions
+    // of this unit: another unit's (vadd.sat ...) are left to it.
+    if (c.fn && s.has("sat")) return choice(nullptr, Layout::None, s);
+    return c;
+}
+
+ExecFn set_fn() { return set_op_impl; }
+
+namespace {
+
+OpChoice select_int_arith(const OpSpec& s, const std::string& t) {
+    const std::string& op = s.opcode;
     if (op == "mov") return choice(by_int_type<MovK>(t), Layout::D_A, s);
     if (op == "add") return choice(binary_fn<Add>(t), Layout::D_A_B, s);
     if (op == "sub") return choice(binary_fn<Sub>(t), Layout::D_A_B, s);
@@ -448,6 +461,6 @@ OpChoice select_int_op(const OpSpec& s) {
     return {};
 }
 
-ExecFn set_fn() { return set_op_impl; }
+} // namespace
 
 } // namespace gpusim

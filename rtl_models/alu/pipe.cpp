@@ -2,14 +2,9 @@
 
 #include <algorithm>
 
-#include "sm/isa.h"
+#include "isa/isa.h"
 
 namespace gpusim {
-
-const char* pipe_name(PipeKind p) {
-    static const char* const names[kPipeKinds] = {"alu", "sfu", "fp64", "ldst", "video", "ctrl"};
-    return names[int(p)];
-}
 
 Pipe::Pipe(const sc_core::sc_module_name& name, const PipeConfig& cfg, uint32_t schedulers)
     : UnitModule(name), m_cfg(cfg), m_scale(uint64_t(cfg.lanes) * 1000),

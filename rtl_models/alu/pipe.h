@@ -9,10 +9,16 @@
 #include <cstdint>
 #include <vector>
 
-#include "sm/timing_config.h"
-#include "sm/unit_module.h"
+#include "isa/op_class.h"
+#include "isa/unit_module.h"
 
 namespace gpusim {
+
+struct PipeConfig {
+    uint32_t lanes = 32;            // operations the pipe accepts per cycle (one instance)
+    bool per_scheduler = false;     // one instance per warp scheduler (Fermi's 16-lane halves) or one shared
+    bool exclusive = false;         // no other scheduler issues in the cycle this pipe accepts a warp (Fermi fp64)
+};
 
 class Pipe : public UnitModule {
 public:

@@ -1,6 +1,6 @@
 #include "barrier/barrier_unit.h"
 
-#include "sm/isa.h"
+#include "isa/isa.h"
 
 namespace gpusim {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sm/unit_module.h"
+#include "isa/unit_module.h"
 
 namespace gpusim {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sm/exec_context.h"
+#include "isa/exec_context.h"
 
 namespace gpusim {
 

@@ -5,12 +5,17 @@
 
 #include <cstdint>
 
-#include "ldst/tag_cache.h"
-#include "sm/isa.h"
-#include "sm/timing_config.h"
-#include "sm/unit_module.h"
+#include "cache/tag_cache.h"
+#include "isa/isa.h"
+#include "isa/unit_module.h"
 
 namespace gpusim {
+
+struct ConstantCacheConfig {
+    CacheConfig cache;
+    uint32_t group_threads = 32;     // threads whose addresses are served together (16 on cc 1.x)
+    uint32_t pass_cycles = 2;        // cycles each further distinct address adds
+};
 
 class ConstantCache : public UnitModule {
 public:

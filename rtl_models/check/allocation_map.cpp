@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "ldst/memory_view.h"
+#include "isa/memory_view.h"
 
 namespace gpusim {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "check/allocation_map.h"
-#include "sm/isa.h"
+#include "isa/isa.h"
 
 namespace gpusim {
 

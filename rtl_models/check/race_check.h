@@ -28,7 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sm/launch.h"
+#include "isa/launch.h"
 
 namespace gpusim {
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "sm/exec_context.h"
-#include "sm/unit_module.h"
+#include "isa/exec_context.h"
+#include "isa/unit_module.h"
 
 namespace gpusim {
 

@@ -10,16 +10,16 @@ namespace gpusim {
 namespace {
 // Requests arrive up to a quantum out of time order and may queue well beyond it: the ring covers
 // four quanta, and at least 4096 windows.
-size_t ring_size(const MemoryTimingConfig& cfg) {
-    const uint64_t quantum_windows = cfg.quantum_cycles / std::max(cfg.dram_window_cycles, 1u) + 1;
+size_t ring_size(const DramConfig& cfg) {
+    const uint64_t quantum_windows = cfg.quantum_cycles / std::max(cfg.window_cycles, 1u) + 1;
     return size_t(std::max<uint64_t>(4096, 4 * quantum_windows));
 }
 } // namespace
 
-DramController::DramController(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg)
-    : UnitModule(name), socket("socket"), m_clock(cfg.cycle_ns), m_latency(cfg.dram_latency),
-      m_interleave(std::max(cfg.dram_interleave_bytes, 1u)), m_channels(std::max(cfg.dram_channels, 1u)),
-      m_window(std::max(cfg.dram_window_cycles, 1u)), m_bytes_per_cycle(cfg.dram_bytes_per_cycle),
+DramController::DramController(const sc_core::sc_module_name& name, const DramConfig& cfg)
+    : UnitModule(name), socket("socket"), m_clock(cfg.cycle_ns), m_latency(cfg.latency),
+      m_interleave(std::max(cfg.interleave_bytes, 1u)), m_channels(std::max(cfg.channels, 1u)),
+      m_window(std::max(cfg.window_cycles, 1u)), m_bytes_per_cycle(cfg.bytes_per_cycle),
       m_ring(ring_size(cfg)), m_windows(size_t(m_channels) * m_ring) {
     socket.register_b_transport(this, &DramController::b_transport);
 }

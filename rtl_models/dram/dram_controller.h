@@ -1,6 +1,6 @@
 // Device memory as the timing path sees it: dram.channels channels, addresses interleaved over
 // them every dram.interleave_bytes, each moving dram.bandwidth_gb_s / channels, behind a fixed
-// access latency. A TLM target of the timing protocol (ldst/memory_request.h): it adds the
+// access latency. A TLM target of the timing protocol (protocol/memory_request.h): it adds the
 // latency and any queueing for a busy channel to the request's delay.
 //
 // The requests come from SMs that each run ahead of SystemC time by up to a quantum (temporal
@@ -15,19 +15,29 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
-#include "ldst/memory_request.h"
-#include "sm/timing_config.h"
-#include "sm/unit_module.h"
+#include "isa/unit_module.h"
+#include "protocol/memory_request.h"
 #include "trace/trace_recorder.h"
 #include "trace/vcd_recorder.h"
 
 namespace gpusim {
 
+struct DramConfig {
+    uint32_t latency = 400;            // cycles beyond the L2 (or beyond the SM when there is no L2)
+    uint32_t channels = 6;             // memory controllers, each with its share of the bandwidth
+    double bandwidth_gb_s = 177.4;
+    uint32_t interleave_bytes = 256;   // consecutive bytes on one channel
+    double bytes_per_cycle = 21.1;     // per channel, per core cycle (derived at load)
+    uint32_t window_cycles = 64;       // bandwidth is accounted per window of this many cycles
+    double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
+    uint64_t quantum_cycles = 10000;   // sim.quantum_cycles: how far apart in time requests may arrive
+};
+
 class DramController : public UnitModule {
 public:
     tlm_utils::simple_target_socket<DramController> socket;
 
-    DramController(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg);
+    DramController(const sc_core::sc_module_name& name, const DramConfig& cfg);
 
     void report(nlohmann::json& out) const override;
 

@@ -20,7 +20,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "../../tlm/dma/dma_engine.h"
+#include "dma/dma_engine.h"
 #include "gpu/compute_engine.h"
 #include "gpu/gpu_config.h"
 #include "gpu/registers.h"

@@ -120,7 +120,7 @@ void ComputeEngine::record_profile(const KernelProfile& before) {
     p.cycles = m_result.cycles;
     p.warp_instructions = m_result.warp_instructions;
     p.thread_instructions = m_result.thread_instructions;
-    p.dram_peak_gb_s = m_cfg.sm.timing.memory.dram_bandwidth_gb_s;
+    p.dram_peak_gb_s = m_cfg.dram.bandwidth_gb_s;
     p.cycle_ns = m_cfg.cycle_ns();
     p.count_idle_slots();
     m_profiles.push_back(std::move(p));

@@ -1,7 +1,7 @@
 #include "gpu/device_runtime.h"
 
-#include "../../tlm/memory/memory_lock.h"
-#include "../../tlm/memory_map.h"
+#include "memory/memory_lock.h"
+#include "protocol/memory_map.h"
 
 namespace gpusim {
 

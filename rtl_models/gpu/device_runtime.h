@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "../../tlm/memory/memory_target.h"
-#include "sm/device_services.h"
+#include "memory/memory_target.h"
+#include "isa/device_services.h"
 
 namespace gpusim {
 

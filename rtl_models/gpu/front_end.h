@@ -10,7 +10,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "../../tlm/memory/memory_target.h"
+#include "memory/memory_target.h"
 #include "gpu/command_processor.h"
 #include "gpu/gpu_config.h"
 #include "gpu/registers.h"

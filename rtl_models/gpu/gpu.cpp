@@ -7,7 +7,7 @@
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-#include "../../tlm/memory_map.h"
+#include "protocol/memory_map.h"
 
 namespace gpusim {
 
@@ -23,10 +23,10 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     m_link = std::make_unique<PcieLink>("pcie", m_cfg.pcie);
     for (uint32_t k = 0; k < m_cfg.pcie.copy_engines; ++k)
         m_copy.push_back(std::make_unique<DmaEngine>(sc_core::sc_gen_unique_name("copy_engine"), m_cfg.pcie,
-                                                     m_cfg.sm.timing.memory.dram_bandwidth_gb_s));
+                                                     m_cfg.dram.bandwidth_gb_s));
     if (m_cfg.sm.timing.enabled) {
-        m_l2 = std::make_unique<L2Cache>("l2", m_cfg.sm.timing.memory);
-        m_dram_ctrl = std::make_unique<DramController>("dram_ctrl", m_cfg.sm.timing.memory);
+        m_l2 = std::make_unique<L2Cache>("l2", m_cfg.l2);
+        m_dram_ctrl = std::make_unique<DramController>("dram_ctrl", m_cfg.dram);
         m_l2->out.bind(m_dram_ctrl->socket);
         m_l2->sysmem.bind(m_link->gpu_side);
         m_l2->set_managed(m_managed.get());
@@ -34,7 +34,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     m_device_runtime = std::make_unique<DeviceRuntime>(*m_dram, m_cfg.malloc_heap_bytes);
     if (m_cfg.sm.racecheck) m_racecheck = std::make_unique<RaceCheck>(std::cerr, &m_allocations, m_cfg.sm.racecheck_shadow_mib << 20);
     for (uint32_t k = 0; k < m_cfg.num_sms; ++k) {
-        m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, m_l2.get()));
+        m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, m_l2 ? &m_l2->in : nullptr));
         m_sms.back()->core().set_services(m_device_runtime.get());
         m_sms.back()->core().set_checks(&m_allocations, m_cfg.sm.memcheck, m_racecheck.get());
     }

@@ -10,10 +10,10 @@
 #include <systemc>
 #include <tlm>
 
-#include "../../tlm/dma/dma_engine.h"
-#include "../../tlm/pcie/pcie_link.h"
-#include "../../tlm/interconnect/router.h"
-#include "../../tlm/memory/memory_target.h"
+#include "dma/dma_engine.h"
+#include "pcie/pcie_link.h"
+#include "interconnect/router.h"
+#include "memory/memory_target.h"
 #include "check/allocation_map.h"
 #include "check/race_check.h"
 #include "dram/dram_controller.h"
@@ -22,7 +22,7 @@
 #include "gpu/device_runtime.h"
 #include "gpu/front_end.h"
 #include "gpu/gpu_config.h"
-#include "gpu/l2_cache.h"
+#include "l2/l2_cache.h"
 #include "gpu/program_store.h"
 #include "sm/sm.h"
 

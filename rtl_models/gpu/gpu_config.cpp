@@ -11,7 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "ldst/memory_request.h"
+#include "protocol/memory_request.h"
 
 #ifndef GPUSIM_CONFIG_DIR
 #define GPUSIM_CONFIG_DIR "rtl_models/configs"
@@ -254,27 +254,32 @@ void read_timing(Reader& r, GpuConfig& c) {
     read_cache(r, "tex", t.tex.cache);
     r.get("tex", "pass_cycles", t.tex.pass_cycles);
     r.require(t.tex.cache.bytes > 0, "tex.bytes must be positive");
-    read_cache(r, "l1", t.memory.l1);
-    r.get("l1", "caches_global", t.memory.l1_caches_global);
-    r.get("l1", "mshrs", t.memory.l1.mshrs);
-    read_cache(r, "l2", t.memory.l2);
-    r.get("l2", "atomic_cycles", t.memory.l2_atomic_cycles);
-    r.get("dram", "latency", t.memory.dram_latency);
-    r.get("dram", "channels", t.memory.dram_channels);
-    r.get("dram", "bandwidth_gb_s", t.memory.dram_bandwidth_gb_s);
-    r.get("dram", "interleave_bytes", t.memory.dram_interleave_bytes);
-    r.get("sim", "dram_window_cycles", t.memory.dram_window_cycles);
-    r.require(t.memory.dram_window_cycles >= 1, "sim.dram_window_cycles must be at least 1");
-    r.require(t.memory.dram_channels >= 1 && t.memory.dram_bandwidth_gb_s > 0 && t.memory.dram_interleave_bytes >= 1,
+    LdstConfig& ldst = t.ldst;
+    DramConfig& dram = c.dram;
+    read_cache(r, "l1", ldst.l1);
+    r.get("l1", "caches_global", ldst.l1_caches_global);
+    r.get("l1", "mshrs", ldst.l1.mshrs);
+    read_cache(r, "l2", c.l2.cache);
+    r.get("l2", "atomic_cycles", c.l2.atomic_cycles);
+    r.get("dram", "latency", dram.latency);
+    r.get("dram", "channels", dram.channels);
+    r.get("dram", "bandwidth_gb_s", dram.bandwidth_gb_s);
+    r.get("dram", "interleave_bytes", dram.interleave_bytes);
+    r.get("sim", "dram_window_cycles", dram.window_cycles);
+    r.require(dram.window_cycles >= 1, "sim.dram_window_cycles must be at least 1");
+    r.require(dram.channels >= 1 && dram.bandwidth_gb_s > 0 && dram.interleave_bytes >= 1,
               "dram.channels, dram.bandwidth_gb_s and dram.interleave_bytes must be positive");
     // GB/s over MHz is 1000 bytes per cycle.
-    t.memory.cycle_ns = c.cycle_ns();
-    t.memory.quantum_cycles = c.quantum_cycles;
-    t.memory.dram_bytes_per_cycle = t.memory.dram_bandwidth_gb_s * 1000.0 / c.core_clock_mhz / std::max(t.memory.dram_channels, 1u);
-    r.get("memory", "coalescing", t.memory.coalescing);
-    r.get("memory", "transaction_cycles", t.memory.transaction_cycles);
-    r.require(t.memory.coalescing == "cc10" || t.memory.coalescing == "cc12" || t.memory.coalescing == "cc20" ||
-                  t.memory.coalescing == "cc35", "memory.coalescing must be cc10, cc12, cc20 or cc35");
+    dram.cycle_ns = ldst.cycle_ns = c.l2.cycle_ns = c.cycle_ns();
+    dram.quantum_cycles = c.quantum_cycles;
+    dram.bytes_per_cycle = dram.bandwidth_gb_s * 1000.0 / c.core_clock_mhz / std::max(dram.channels, 1u);
+    c.l2.window_cycles = dram.window_cycles;
+    const CacheConfig& l2 = c.l2.cache;
+    ldst.min_request_latency = l2.bytes && l2.line_bytes && l2.ways ? l2.latency : dram.latency;
+    r.get("memory", "coalescing", ldst.coalescing);
+    r.get("memory", "transaction_cycles", ldst.transaction_cycles);
+    r.require(ldst.coalescing == "cc10" || ldst.coalescing == "cc12" || ldst.coalescing == "cc20" ||
+                  ldst.coalescing == "cc35", "memory.coalescing must be cc10, cc12, cc20 or cc35");
     r.get("barrier", "release_latency", t.barrier_latency);
 }
 

@@ -11,7 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../../tlm/pcie/pcie_config.h"
+#include "dram/dram_controller.h"
+#include "l2/l2_config.h"
+#include "pcie/pcie_config.h"
 #include "sm/sm_config.h"
 
 namespace gpusim {
@@ -55,6 +57,8 @@ struct GpuConfig {
     uint32_t memory_bus_bits = 384;
     uint64_t managed_page_bytes = 65536;   // managed memory migrates in pages of this size
     SmConfig sm;
+    L2Config l2;                     // timing mode: the chip's L2 and atomic unit
+    DramConfig dram;                 // timing mode: the device memory controllers
     uint32_t channels = 16;          // hardware work queues of the command processor
     uint32_t stream_priorities = 2;  // priority levels of the channels (1: none)
     uint64_t malloc_heap_bytes = 8ull << 20;   // device-side malloc heap (cudaLimitMallocHeapSize)

@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "scheduler/warp_scheduler.h"
-#include "sm/launch.h"
-#include "sm/timing_config.h"
+#include "isa/launch.h"
+#include "isa/op_class.h"
 
 namespace gpusim {
 

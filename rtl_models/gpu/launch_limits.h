@@ -7,8 +7,8 @@
 #include <string>
 
 #include "gpu/gpu_config.h"
-#include "sm/isa.h"
-#include "sm/launch.h"
+#include "isa/isa.h"
+#include "isa/launch.h"
 
 namespace gpusim {
 

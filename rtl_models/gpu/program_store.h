@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "sm/isa.h"
+#include "isa/isa.h"
 
 namespace gpusim {
 

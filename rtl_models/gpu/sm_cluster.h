@@ -49,7 +49,7 @@
 #include "gpu/host_threads.h"
 #include "gpu/progress_meter.h"
 #include "ldst/stale_log.h"
-#include "sm/launch.h"
+#include "isa/launch.h"
 #include "sm/register_arena.h"
 #include "sm/sm.h"
 

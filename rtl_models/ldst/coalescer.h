@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sm/isa.h"
+#include "isa/isa.h"
 
 namespace gpusim {
 

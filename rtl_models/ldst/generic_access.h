@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sm/exec_context.h"
+#include "isa/exec_context.h"
 
 namespace gpusim {
 

@@ -5,14 +5,14 @@
 #include <cmath>
 #include <cstring>
 
-#include "../../tlm/memory_map.h"
+#include "protocol/memory_map.h"
 #include "alu/float_common.h"
 #include "check/allocation_map.h"
 #include "check/race_check.h"
-#include "sm/exec_context.h"
+#include "isa/exec_context.h"
 #include "ldst/generic_access.h"
 #include "ldst/store_buffer.h"
-#include "sm/op_select.h"
+#include "ldst/ldst_ops.h"
 
 namespace gpusim {
 namespace {
@@ -566,6 +566,8 @@ const char* mem_space_name(MemSpace s) {
     }
     return "?";
 }
+
+void register_ldst_ops(OpRegistry& r) { r.add("ldst", select_memory_op); }
 
 OpChoice select_memory_op(const OpSpec& s) {
     const std::string& op = s.opcode;

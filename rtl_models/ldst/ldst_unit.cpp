@@ -4,16 +4,15 @@
 
 #include <fmt/format.h>
 
-#include "../../tlm/memory_map.h"
-#include "sm/lane_addresses.h"
+#include "protocol/memory_map.h"
+#include "isa/lane_addresses.h"
 
 namespace gpusim {
 
-LdstUnit::LdstUnit(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg)
+LdstUnit::LdstUnit(const sc_core::sc_module_name& name, const LdstConfig& cfg)
     : UnitModule(name), mem("mem"), m_cfg(cfg), m_clock(cfg.cycle_ns), m_rule(coalescing_rule(cfg.coalescing)), m_l1(cfg.l1),
       m_mshrs(cfg.l1.mshrs, 0), m_mshr_view(m_mshrs) {
-    const bool l2 = cfg.l2.bytes && cfg.l2.line_bytes && cfg.l2.ways;
-    m_min_latency = l2 ? cfg.l2.latency : cfg.dram_latency;
+    m_min_latency = cfg.min_request_latency;
 }
 
 LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local) {

@@ -1,5 +1,5 @@
 // The LD/ST unit's path to global and local memory: coalescing into transactions and the SM's L1,
-// then a TLM initiator socket toward the chip's L2 (ldst/memory_request.h is the protocol). It
+// then a TLM initiator socket toward the chip's L2 (protocol/memory_request.h is the protocol). It
 // answers how long a warp's access takes and how many transactions it is; the data moves through
 // the functional memory path.
 //
@@ -17,19 +17,31 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "ldst/coalescer.h"
-#include "ldst/memory_request.h"
-#include "ldst/tag_cache.h"
-#include "sm/timing_config.h"
-#include "sm/unit_module.h"
+#include "protocol/memory_request.h"
+#include <string>
+
+#include "cache/tag_cache.h"
+#include "isa/unit_module.h"
 #include "trace/vcd_recorder.h"
 
 namespace gpusim {
+
+struct LdstConfig {
+    std::string coalescing = "cc20";   // cc10, cc12, cc20, cc35 (docs/config.md)
+    CacheConfig l1;                    // per SM, global loads (when cached) and local memory
+    bool l1_caches_global = true;
+    uint32_t transaction_cycles = 2;   // LD/ST pipe cycles each extra transaction of a warp adds
+    // The least latency of a request beyond the SM: the L2's hit latency, or device memory's
+    // where the chip has no L2 (derived at load).
+    uint32_t min_request_latency = 0;
+    double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
+};
 
 class LdstUnit : public UnitModule {
 public:
     tlm_utils::simple_initiator_socket<LdstUnit> mem;   // to the L2 (timing requests only)
 
-    LdstUnit(const sc_core::sc_module_name& name, const MemoryTimingConfig& cfg);
+    LdstUnit(const sc_core::sc_module_name& name, const LdstConfig& cfg);
 
     using Kind = MemoryRequest::Kind;
     struct Cost {
@@ -77,7 +89,7 @@ public:
     }
 
 private:
-    MemoryTimingConfig m_cfg;
+    LdstConfig m_cfg;
     VcdSignal m_queue;
     ChipClock m_clock;
     CoalescingRule m_rule;

@@ -19,7 +19,7 @@
 #include <random>
 #include <vector>
 
-#include "ldst/memory_view.h"
+#include "isa/memory_view.h"
 #include "ldst/stale_log.h"
 
 namespace gpusim {

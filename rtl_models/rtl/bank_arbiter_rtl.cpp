@@ -9,6 +9,16 @@
 namespace gpusim {
 
 // Each instance has a context of its own, so SMs on different host threads never share one.
+BankArbiterGeometry bank_geometry(const SharedMemoryConfig& cfg) {
+    BankArbiterGeometry g;
+    g.banks32 = cfg.banks == 32;
+    g.wide_bank = cfg.bank_width_bytes == 8;
+    g.half_warp = cfg.max_group_threads == 16;
+    g.single_broadcast = cfg.single_broadcast;
+    g.split_wide = cfg.split_wide;
+    return g;
+}
+
 struct BankArbiterRtl::Model {
     VerilatedContext context;
     std::unique_ptr<Vsmem_bank_arbiter> top;

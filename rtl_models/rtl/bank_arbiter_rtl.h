@@ -21,6 +21,9 @@ struct BankArbiterGeometry {
     bool split_wide = false;        // cc 1.x: accesses wider than a bank split per bank word
 };
 
+// The geometry of a shared-memory config (which the RTL covers: smem.impl's checks at load).
+BankArbiterGeometry bank_geometry(const SharedMemoryConfig& cfg);
+
 class BankArbiterRtl : public SmemArbiter {
 public:
     // `vcd`: a file to write the RTL's signals to (empty: none).

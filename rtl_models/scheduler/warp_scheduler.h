@@ -8,10 +8,17 @@
 #include <string>
 #include <vector>
 
-#include "sm/timing_config.h"
-#include "sm/unit_module.h"
+#include "isa/unit_module.h"
 
 namespace gpusim {
+
+struct SchedulerConfig {
+    std::string policy = "gto";      // lrr, gto, two_level
+    uint32_t dispatch = 1;           // warp instructions one scheduler issues per cycle
+    bool serial_dispatch = false;    // the scheduler waits while a pipe takes a warp's operands (cc 1.x)
+    uint32_t active_warps = 8;       // two_level: size of the active set
+    uint32_t long_latency_cycles = 200;   // two_level: a memory access slower than this leaves the active set
+};
 
 // Candidate warps in priority order: `first` when there is one, then warps[(start + k) % count]
 // for k = 0, 1, ... The first warp (GTO's greedy one) is also among `warps`, where the consumer

@@ -13,7 +13,7 @@
 #include "sfu/approx_sequences.h"
 #include "sfu/fp32_bits.h"
 #include "sfu/mufu.h"
-#include "sm/op_select.h"
+#include "sfu/sfu_ops.h"
 
 namespace gpusim {
 namespace {
@@ -169,6 +169,8 @@ OpChoice select_16(const OpSpec& s, bool tanh) {
 }
 
 } // namespace
+
+void register_sfu_ops(OpRegistry& r) { r.add("sfu", select_sfu_op); }
 
 OpChoice select_sfu_op(const OpSpec& s) {
     const std::string& op = s.opcode;

@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "../../tlm/memory_map.h"
+#include "protocol/memory_map.h"
 #include "sm/call_ops.h"
-#include "sm/exec_context.h"
-#include "sm/op_select.h"
+#include "isa/exec_context.h"
+#include "isa/op_registry.h"
 #include "sm/simt_stack.h"
 
 namespace gpusim {

@@ -1,7 +1,7 @@
 // Calls and returns (call_ops.cpp): the parts the SM's issue loop and the loader need.
 #pragma once
 
-#include "sm/exec_context.h"
+#include "isa/exec_context.h"
 
 namespace gpusim {
 

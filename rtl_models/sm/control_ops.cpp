@@ -3,8 +3,8 @@
 #include "check/race_check.h"
 #include "ldst/store_buffer.h"
 #include "sm/call_ops.h"
-#include "sm/exec_context.h"
-#include "sm/op_select.h"
+#include "isa/exec_context.h"
+#include "sm/operations.h"
 #include "sm/simt_stack.h"
 
 namespace gpusim {

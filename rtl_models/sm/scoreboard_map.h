@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sm/isa.h"
+#include "isa/isa.h"
 
 namespace gpusim {
 

@@ -3,7 +3,7 @@
 // post-dominator, so nested divergence, loops with break/continue and early exits all reconverge.
 #pragma once
 
-#include "sm/warp.h"
+#include "isa/warp.h"
 
 namespace gpusim::simt {
 

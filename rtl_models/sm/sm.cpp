@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "../../tlm/memory/memory_lock.h"
+#include "memory/memory_lock.h"
 
 namespace gpusim {
 
-Sm::Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, L2Cache* l2)
+Sm::Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, MemoryRequestTarget* l2)
     : sc_module(name), mem("mem"), m_view(this), m_core(cfg, smid, m_view, l2) {
     mem.register_invalidate_direct_mem_ptr(this, &Sm::invalidate_direct_mem_ptr);
 }

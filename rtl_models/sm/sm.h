@@ -9,7 +9,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "ldst/memory_view.h"
+#include "isa/memory_view.h"
 #include "sm/sm_core.h"
 
 namespace gpusim {
@@ -19,7 +19,7 @@ public:
     tlm_utils::simple_initiator_socket<Sm> mem;
 
     // `l2` is the chip's L2 that the SM's timing mode looks lines up in (nullptr in functional mode).
-    Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, L2Cache* l2 = nullptr);
+    Sm(const sc_core::sc_module_name& name, const SmConfig& cfg, uint32_t smid, MemoryRequestTarget* l2 = nullptr);
 
     SmCore& core() { return m_core; }
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "../../tlm/memory_map.h"
+#include "protocol/memory_map.h"
 #include "check/allocation_map.h"
 #include "check/race_check.h"
 #include "sm/call_ops.h"
@@ -16,7 +16,7 @@
 
 namespace gpusim {
 
-SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, L2Cache* l2)
+SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, MemoryRequestTarget* l2)
     : m_cfg(cfg), m_smid(smid), m_mem(memory), m_barrier(unit_name("barrier"), cfg.timing.barrier_latency),
       m_clock(unit_name("clock")) {
     m_ctx.gmem = &m_mem;

@@ -17,15 +17,15 @@
 
 #include "barrier/barrier_unit.h"
 #include "clock/clock_unit.h"
-#include "ldst/memory_request.h"
-#include "ldst/memory_view.h"
+#include "protocol/memory_request.h"
+#include "isa/memory_view.h"
 #include "ldst/store_buffer.h"
-#include "sm/exec_context.h"
-#include "sm/launch.h"
+#include "isa/exec_context.h"
+#include "isa/launch.h"
 #include "sm/register_arena.h"
 #include "sm/scoreboard_map.h"
 #include "sm/sm_config.h"
-#include "sm/warp.h"
+#include "isa/warp.h"
 #include "trace/trace_recorder.h"
 #include "trace/vcd_recorder.h"
 
@@ -52,14 +52,13 @@ struct SmStats {
     uint64_t resident_warp_cycles = 0;       // timing mode: resident warps summed over cycles
 };
 
-class L2Cache;
 struct TimingUnits;
 
 class SmCore {
 public:
-    // In timing mode the LD/ST unit's memory socket is bound to `l2`, the chip's L2; without one the
-    // core makes an L2 and a device memory controller of its own.
-    SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, L2Cache* l2 = nullptr);
+    // In timing mode the LD/ST unit's memory socket is bound to `l2`: the chip's L2, or what a
+    // testbench gives an SM on its own (testbench/common/memory_system.h). Functional mode needs none.
+    SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, MemoryRequestTarget* l2 = nullptr);
     ~SmCore();
     // The device heap and printf output that device runtime calls use.
     void set_services(DeviceServices* s) { m_ctx.services = s; }

@@ -3,26 +3,35 @@
 // which nothing can issue are skipped to the next event. The instruction executes functionally
 // at issue, so both modes compute the same results.
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "../../tlm/memory_map.h"
+#include "protocol/memory_map.h"
 #include "sm/sm_core.h"
 #include "sm/timing_units.h"
+#ifdef GPUSIM_HAVE_RTL
+#include "rtl/bank_arbiter_rtl.h"
+#endif
 
 namespace gpusim {
 
-TimingUnits::TimingUnits(const SmConfig& c, uint32_t smid, L2Cache* chip_l2)
-    : cfg(c.timing), smem(unit_name("smem"), c.timing.smem, smid == 0), ccache(unit_name("ccache"), c.timing.ccache),
-      tex(unit_name("tex"), c.timing.tex),
-      ldst(unit_name("l1"), c.timing.memory) {
-    if (!chip_l2) {
-        own_dram = std::make_unique<DramController>(unit_name("dram_ctrl"), c.timing.memory);
-        own_l2 = std::make_unique<L2Cache>(unit_name("l2"), c.timing.memory);
-        own_l2->out.bind(own_dram->socket);
-        chip_l2 = own_l2.get();
-    }
-    ldst.mem.bind(chip_l2->in);
+std::unique_ptr<SmemArbiter> bank_arbiter(const SharedMemoryConfig& cfg, bool trace) {
+    if (cfg.impl != "rtl") return nullptr;
+#ifdef GPUSIM_HAVE_RTL
+    return std::make_unique<BankArbiterRtl>(bank_geometry(cfg), trace ? cfg.rtl_vcd : std::string());
+#else
+    (void)trace;
+    throw std::runtime_error("smem.impl 'rtl': this build has no RTL twin (Verilator 5 was not found when it was configured)");
+#endif
+}
+
+TimingUnits::TimingUnits(const SmConfig& c, uint32_t smid, MemoryRequestTarget* l2)
+    : cfg(c.timing), smem(unit_name("smem"), c.timing.smem, bank_arbiter(c.timing.smem, smid == 0)),
+      ccache(unit_name("ccache"), c.timing.ccache), tex(unit_name("tex"), c.timing.tex),
+      ldst(unit_name("l1"), c.timing.ldst) {
+    if (!l2) throw std::invalid_argument("an SM in timing mode needs a target for its memory requests (the chip's L2)");
+    ldst.mem.bind(*l2);
     for (uint32_t s = 0; s < c.warp_schedulers; ++s)
         schedulers.push_back(std::make_unique<WarpScheduler>(unit_name(fmt::format("sched{}", s).c_str()), c.timing.scheduler));
     for (int k = 0; k < kPipeKinds; ++k)
@@ -427,8 +436,6 @@ void SmCore::report(nlohmann::json& out) const {
     unit(m_units->ccache);
     unit(m_units->tex);
     unit(m_units->ldst);
-    if (m_units->own_l2) unit(*m_units->own_l2);
-    if (m_units->own_dram) unit(*m_units->own_dram);
 }
 
 } // namespace gpusim

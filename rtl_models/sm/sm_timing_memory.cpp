@@ -3,7 +3,7 @@
 // (deferred mode, gpu/sm_cluster.h).
 #include <algorithm>
 
-#include "../../tlm/memory_map.h"
+#include "protocol/memory_map.h"
 #include "sm/sm_core.h"
 #include "sm/timing_units.h"
 #include "tex/tex_ops.h"

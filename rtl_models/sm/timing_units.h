@@ -9,9 +9,8 @@
 
 #include "alu/pipe.h"
 #include "ccache/constant_cache.h"
-#include "dram/dram_controller.h"
-#include "gpu/l2_cache.h"
 #include "ldst/ldst_unit.h"
+#include "protocol/memory_request.h"
 #include "scheduler/warp_scheduler.h"
 #include "sm/sm_config.h"
 #include "smem/shared_memory.h"
@@ -19,8 +18,14 @@
 
 namespace gpusim {
 
+// The bank arbiter that shared memory hands its accesses to: the verilated RTL twin where
+// smem.impl is "rtl" (with its signals in smem.rtl_vcd where `trace`), none for the unit's own
+// rules (sm/bank_arbiter.cpp).
+std::unique_ptr<SmemArbiter> bank_arbiter(const SharedMemoryConfig& cfg, bool trace);
+
 struct TimingUnits {
-    TimingUnits(const SmConfig& cfg, uint32_t smid, L2Cache* chip_l2);
+    // `l2` receives the LD/ST unit's requests.
+    TimingUnits(const SmConfig& cfg, uint32_t smid, MemoryRequestTarget* l2);
 
     const TimingConfig& cfg;
     std::vector<std::unique_ptr<WarpScheduler>> schedulers;
@@ -28,8 +33,6 @@ struct TimingUnits {
     SharedMemory smem;
     ConstantCache ccache;
     TextureCache tex;
-    std::unique_ptr<DramController> own_dram;   // when the SM runs without a chip around it,
-    std::unique_ptr<L2Cache> own_l2;            // its LD/ST unit gets an L2 and device memory of its own
     LdstUnit ldst;
     uint64_t now = 0;                     // the cycle being scheduled
 

@@ -4,8 +4,8 @@
 // The .sync forms name a member mask. The model runs a warp as one SIMT unit, so the members that
 // take part are the lanes that execute the instruction (active and guard true) and are in the
 // mask; a member that is not executing it would be undefined behaviour in PTX.
-#include "sm/exec_context.h"
-#include "sm/op_select.h"
+#include "isa/exec_context.h"
+#include "sm/operations.h"
 
 namespace gpusim {
 namespace {

@@ -2,8 +2,8 @@
 // is the reference the RTL twin is checked against, pass by pass (testbench/rtl).
 #include <algorithm>
 
-#include "sm/exec_context.h"
-#include "sm/lane_addresses.h"
+#include "isa/exec_context.h"
+#include "isa/lane_addresses.h"
 #include "smem/shared_memory.h"
 
 namespace gpusim {

@@ -5,11 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "sm/exec_context.h"
-#include "sm/lane_addresses.h"
-#ifdef GPUSIM_HAVE_RTL
-#include "rtl/bank_arbiter_rtl.h"
-#endif
+#include "isa/exec_context.h"
+#include "isa/lane_addresses.h"
 
 namespace gpusim {
 
@@ -17,22 +14,8 @@ namespace {
 int log2_exact(uint64_t v) { return v && !(v & (v - 1)) ? __builtin_ctzll(v) : -1; }
 } // namespace
 
-SharedMemory::SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg, bool trace_rtl)
-    : UnitModule(name), m_cfg(cfg) {
-    if (cfg.impl == "rtl") {
-#ifdef GPUSIM_HAVE_RTL
-        BankArbiterGeometry g;
-        g.banks32 = cfg.banks == 32;
-        g.wide_bank = cfg.bank_width_bytes == 8;
-        g.half_warp = cfg.max_group_threads == 16;
-        g.single_broadcast = cfg.single_broadcast;
-        g.split_wide = cfg.split_wide;
-        m_rtl = std::make_unique<BankArbiterRtl>(g, trace_rtl ? cfg.rtl_vcd : std::string());
-#else
-        (void)trace_rtl;
-        throw std::runtime_error("smem.impl 'rtl': this build has no RTL twin (Verilator 5 was not found when it was configured)");
-#endif
-    }
+SharedMemory::SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg, std::unique_ptr<SmemArbiter> arbiter)
+    : UnitModule(name), m_cfg(cfg), m_rtl(std::move(arbiter)) {
     const int unit = log2_exact(cfg.interleave_bytes), banks = log2_exact(cfg.banks),
               row = log2_exact(uint64_t(cfg.banks) * cfg.bank_width_bytes);
     m_shifts = unit >= 0 && banks >= 0 && row >= 0;

@@ -11,11 +11,25 @@
 #include <memory>
 #include <vector>
 
-#include "sm/isa.h"
-#include "sm/timing_config.h"
-#include "sm/unit_module.h"
+#include <string>
+
+#include "isa/isa.h"
+#include "isa/unit_module.h"
 
 namespace gpusim {
+
+struct SharedMemoryConfig {
+    uint32_t banks = 32;
+    uint32_t interleave_bytes = 4;   // bytes mapped to one bank before the next
+    uint32_t bank_width_bytes = 4;   // bytes a bank delivers per pass
+    uint32_t max_group_threads = 32; // threads served together at most (16: half-warp on cc 1.x)
+    bool single_broadcast = false;   // cc 1.x: one broadcast word per pass
+    bool split_wide = false;         // cc 1.x: accesses wider than a bank become one request per bank word
+    uint32_t latency = 50;           // cycles, conflict-free load
+    uint32_t pass_cycles = 2;        // cycles each further pass adds
+    std::string impl = "systemc";    // "rtl": the verilated bank arbiter finds the passes (docs/rtl.md)
+    std::string rtl_vcd;             // with impl "rtl": SM 0's arbiter signals to this VCD file
+};
 
 // A bank arbiter the unit hands its accesses to instead of its own rules: the verilated RTL twin
 // (rtl_models/rtl/bank_arbiter_rtl.h) where smem.impl is "rtl". Addresses are 32-bit, lanes
@@ -31,9 +45,9 @@ public:
 
 class SharedMemory : public UnitModule {
 public:
-    // With cfg.impl "rtl" the verilated bank arbiter finds every access's passes; `trace_rtl`
-    // writes its signals to cfg.rtl_vcd.
-    SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg, bool trace_rtl = false);
+    // With an `arbiter` (the verilated bank arbiter where cfg.impl is "rtl"), it finds every
+    // access's passes; the SM that composes the units makes it (sm/timing_units.h).
+    SharedMemory(const sc_core::sc_module_name& name, const SharedMemoryConfig& cfg, std::unique_ptr<SmemArbiter> arbiter = nullptr);
     ~SharedMemory() override;
 
     // Passes a warp access of `width` bytes per thread at `addr[lane]` needs; counts the access.

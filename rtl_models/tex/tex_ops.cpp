@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "sm/exec_context.h"
-#include "sm/op_select.h"
+#include "isa/exec_context.h"
+#include "isa/op_registry.h"
 #include "tex/texture_sampler.h"
 
 namespace gpusim {

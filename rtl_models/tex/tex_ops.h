@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sm/exec_context.h"
+#include "isa/exec_context.h"
 
 namespace gpusim {
 

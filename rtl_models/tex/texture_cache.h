@@ -5,12 +5,16 @@
 
 #include <cstdint>
 
-#include "ldst/tag_cache.h"
-#include "sm/isa.h"
-#include "sm/timing_config.h"
-#include "sm/unit_module.h"
+#include "cache/tag_cache.h"
+#include "isa/isa.h"
+#include "isa/unit_module.h"
 
 namespace gpusim {
+
+struct TextureCacheConfig {
+    CacheConfig cache;
+    uint32_t pass_cycles = 2;        // cycles each further distinct line of a warp instruction adds
+};
 
 class TextureCache : public UnitModule {
 public:

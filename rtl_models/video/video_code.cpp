@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "sm/op_select.h"
+#include "isa/op_registry.h"
 
 namespace gpusim::video {
 namespace {
@@ -206,6 +206,8 @@ int operand_count(uint64_t bits) {
 } // namespace gpusim::video
 
 namespace gpusim {
+
+void register_video_ops(OpRegistry& r) { r.add("video", select_video_op); }
 
 OpChoice select_video_op(const OpSpec& s) {
     using namespace video;

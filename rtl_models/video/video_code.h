@@ -11,7 +11,8 @@
 #include <cstdint>
 #include <string>
 
-#include "sm/isa.h"
+#include "isa/isa.h"
+#include "isa/op_registry.h"
 
 namespace gpusim::video {
 
@@ -111,3 +112,11 @@ inline int64_t operate(const Code& k, int64_t a, int64_t b) {
 }
 
 } // namespace gpusim::video
+
+namespace gpusim {
+
+// The video unit's instructions: scalar and SIMD video operations (video_ops.cpp, video_simd.cpp).
+void register_video_ops(OpRegistry& r);
+OpChoice select_video_op(const OpSpec& s);
+
+} // namespace gpusim

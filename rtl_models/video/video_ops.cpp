@@ -3,7 +3,7 @@
 // half-word or word, sign- or zero-extended to 33 bits; the operation gives a 34-bit
 // intermediate that is optionally saturated, then combined with c (secondary op or merge) and
 // truncated to 32 bits.
-#include "sm/exec_context.h"
+#include "isa/exec_context.h"
 #include "video/video_code.h"
 
 namespace gpusim::video {

@@ -3,7 +3,7 @@
 // (2-way) or byte (4-way) from the pool {a, b} chosen by the lane's selector, extends it by the
 // source type, computes and optionally saturates to the lane width. Lanes in the destination mask
 // are then either written (other lanes keep c's, measured: S2-S4) or, with .add, summed into c.
-#include "sm/exec_context.h"
+#include "isa/exec_context.h"
 #include "video/video_code.h"
 
 namespace gpusim::video {

@@ -130,7 +130,7 @@ bool device_attribute(const GpuConfig& c, int attr, int& v) {
     case EccEnabled: v = f.ecc_enabled; return true;
     case PciBusId: v = kPciBusId; return true;
     case GlobalMemoryBusWidth: v = i32(c.memory_bus_bits); return true;
-    case L2CacheSize: v = i32(c.sm.timing.memory.l2.bytes); return true;
+    case L2CacheSize: v = i32(c.l2.cache.bytes); return true;
     case MaxThreadsPerMultiProcessor: v = i32(c.sm.max_threads); return true;
     case MaxSharedMemoryPerMultiprocessor: v = i32(c.sm.shared_bytes); return true;
     case MaxBlocksPerMultiprocessor: v = i32(c.sm.max_ctas); return true;
@@ -138,8 +138,8 @@ bool device_attribute(const GpuConfig& c, int attr, int& v) {
     case ComputeCapabilityMinor: v = cc_minor(c); return true;
     // One address space for host and device needs a 64-bit GPU address space: Fermi and later.
     case UnifiedAddressing: v = fermi_or_later; return true;
-    case GlobalL1CacheSupported: v = fermi_or_later && c.sm.timing.memory.l1.bytes > 0 && c.sm.timing.memory.l1_caches_global; return true;
-    case LocalL1CacheSupported: v = fermi_or_later && c.sm.timing.memory.l1.bytes > 0; return true;
+    case GlobalL1CacheSupported: v = fermi_or_later && c.sm.timing.ldst.l1.bytes > 0 && c.sm.timing.ldst.l1_caches_global; return true;
+    case LocalL1CacheSupported: v = fermi_or_later && c.sm.timing.ldst.l1.bytes > 0; return true;
     case SingleToDoublePrecisionPerfRatio: v = single_to_double_ratio(c); return true;
     // What the model offers on every config (docs/cudart.md): mapped host memory at the host's
     // own addresses, managed memory, cooperative launches, host registration.

@@ -2,7 +2,7 @@
 // the config, and cudaDeviceProp filled from the same answers so that the two always agree.
 #pragma once
 
-#include "../../rtl_models/gpu/gpu_config.h"
+#include "gpu/gpu_config.h"
 #include "cudart/cuda_abi.h"
 
 namespace gpusim::cudart {

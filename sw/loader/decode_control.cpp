@@ -4,7 +4,8 @@
 
 #include "loader/function_decoder.h"
 #include "sm/call_ops.h"
-#include "sm/op_select.h"
+#include "alu/alu_ops.h"
+#include "sm/operations.h"
 #include "sm/simt_stack.h"
 
 namespace gpusim {
@@ -25,7 +26,7 @@ bool Decoder::in_frame_param(const Operand& a) const {
 
 // mov d, var: the address of a frame variable is the activation's frame base plus its offset.
 Inst Decoder::decode_frame_address(const ptx::Instruction& pi, Inst& in) {
-    OpChoice add = select_op(OpSpec{"add", {"u64"}});
+    OpChoice add = sm_operations().select(OpSpec{"add", {"u64"}});
     in.fn = add.fn;
     in.d = dest(pi.ops[0]);
     in.a = m_fp_row;
@@ -129,7 +130,7 @@ Inst Decoder::decode_set(const ptx::Instruction& pi, Inst& in) {
         if (!dropped && m == dt) { dropped = true; continue; }
         cmp.mods.push_back(m);
     }
-    OpChoice c = select_op(cmp);
+    OpChoice c = sm_operations().select(cmp);
     if (!c.fn || c.layout != Layout::PD_A_B || st.empty())
         fail(pi.loc, fmt::format("unsupported instruction '{}'", pi.full_name()));
     const bool x2 = st == "f16x2";

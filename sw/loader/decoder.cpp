@@ -5,10 +5,11 @@
 #include <cstring>
 #include <map>
 
-#include "../../tlm/memory_map.h"
+#include "protocol/memory_map.h"
 #include "loader/function_decoder.h"
 #include "sm/call_ops.h"
-#include "sm/op_select.h"
+#include "alu/alu_ops.h"
+#include "sm/operations.h"
 #include "video/video_code.h"
 
 namespace gpusim {
@@ -352,7 +353,7 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
     if ((pi.opcode == "ld" || pi.opcode == "st") && pi.ops.size() == 2 && spec.has("param") &&
         in_frame_param(pi.ops[pi.opcode == "ld" ? 1 : 0]))
         std::replace(spec.mods.begin(), spec.mods.end(), std::string("param"), std::string("local"));
-    OpChoice c = select_op(spec);
+    OpChoice c = sm_operations().select(spec);
     if (!c.fn) fail(pi.loc, c.error.empty() ? "unsupported instruction '" + pi.full_name() + "'" : c.error);
     in.fn = c.fn;
     in.aux = c.aux;

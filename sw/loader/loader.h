@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ptx/ast.h"
-#include "sm/isa.h"
+#include "isa/isa.h"
 
 namespace gpusim::loader {
 

@@ -15,7 +15,7 @@
 // ran before it, and timing mode keeps its rounds apart (rtl_models/gpu/sm_cluster.h).
 #pragma once
 
-#include "../../rtl_models/sm/isa.h"
+#include "isa/isa.h"
 
 namespace gpusim::loader {
 

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "../../rtl_models/sm/isa.h"
+#include "isa/isa.h"
 #include "loader/cfg.h"
 
 namespace gpusim::loader {

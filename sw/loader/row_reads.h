@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "../../rtl_models/sm/isa.h"
+#include "isa/isa.h"
 
 namespace gpusim::loader {
 

@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../tlm/memory_map.h"
+#include "protocol/memory_map.h"
 #include "runtime/errors.h"
 
 namespace gpusim {

@@ -9,7 +9,7 @@
 #include <map>
 #include <set>
 
-#include "../../tlm/memory/managed_pages.h"
+#include "memory/managed_pages.h"
 
 namespace gpusim {
 

@@ -11,8 +11,8 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "../../rtl_models/gpu/gpu.h"
-#include "../../tlm/memory/host_memory.h"
+#include "gpu/gpu.h"
+#include "memory/host_memory.h"
 
 namespace gpusim {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../../rtl_models/gpu/kernel_profile.h"
+#include "gpu/kernel_profile.h"
 
 namespace gpusim {
 

@@ -9,11 +9,11 @@
 
 #include <fmt/format.h>
 
-#include "../../rtl_models/gpu/launch_limits.h"
-#include "../../rtl_models/gpu/registers.h"
-#include "../../rtl_models/sm/sm_core.h"
-#include "../../tlm/memory/sparse_store.h"
-#include "../../tlm/memory_map.h"
+#include "gpu/launch_limits.h"
+#include "gpu/registers.h"
+#include "sm/sm_core.h"
+#include "memory/sparse_store.h"
+#include "protocol/memory_map.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
 #include "runtime/platform.h"

@@ -16,11 +16,11 @@
 
 #include <fmt/format.h>
 
-#include "../../rtl_models/check/allocation_map.h"
-#include "../../rtl_models/gpu/gpu_config.h"
-#include "../../rtl_models/gpu/kernel_profile.h"
-#include "../../rtl_models/sm/launch.h"
-#include "../../rtl_models/trace/vcd_recorder.h"
+#include "check/allocation_map.h"
+#include "gpu/gpu_config.h"
+#include "gpu/kernel_profile.h"
+#include "isa/launch.h"
+#include "trace/vcd_recorder.h"
 #include "ptx/ast.h"
 #include "runtime/errors.h"
 #include "runtime/managed_heap.h"

@@ -3,7 +3,7 @@
 // function is due, then waits on a second that the host releases once the function returned.
 #include <fmt/format.h>
 
-#include "../../rtl_models/gpu/registers.h"
+#include "gpu/registers.h"
 #include "runtime/platform.h"
 #include "runtime/runtime.h"
 

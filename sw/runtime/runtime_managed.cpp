@@ -1,7 +1,7 @@
 // Managed memory: allocation, prefetches in stream order, and the host's page migrations.
 #include <fmt/format.h>
 
-#include "../../tlm/memory_map.h"
+#include "protocol/memory_map.h"
 #include "runtime/platform.h"
 #include "runtime/runtime.h"
 

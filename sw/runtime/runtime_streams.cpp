@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "../../rtl_models/gpu/registers.h"
+#include "gpu/registers.h"
 #include "runtime/platform.h"
 #include "runtime/runtime.h"
 

@@ -1,4 +1,4 @@
-// An initiator of the timing memory protocol (ldst/memory_request.h) for the memory units'
+// An initiator of the timing memory protocol (protocol/memory_request.h) for the memory units'
 // testbenches: it sends one request at a chip cycle and returns its latency, as an SM's LD/ST unit does.
 #pragma once
 
@@ -8,9 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "ldst/memory_request.h"
-#include "sm/timing_config.h"
-#include "sm/unit_module.h"
+#include "protocol/memory_request.h"
+#include "isa/unit_module.h"
 
 namespace gpusim::test {
 
@@ -21,7 +20,7 @@ struct Probe : sc_core::sc_module {
     ChipClock clock;
     tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;   // of the last request
 
-    Probe(const sc_core::sc_module_name& name, const MemoryTimingConfig& c) : sc_module(name), socket("socket"), clock(c.cycle_ns) {}
+    Probe(const sc_core::sc_module_name& name, double cycle_ns) : sc_module(name), socket("socket"), clock(cycle_ns) {}
 
     uint64_t send(MemoryRequest::Kind kind, uint64_t addr, uint32_t bytes, uint64_t cycle, uint32_t ops = 1) {
         sc_core::sc_time delay = clock.delay_of(cycle);

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstring>
+#include <memory>
 #include <string>
 
+#include "common/memory_system.h"
 #include "common/test_memory.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
@@ -14,9 +16,10 @@ namespace gpusim::test {
 
 inline const char* kPtxHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
 
-// `body` follows the standard header; `stats`, when given, receives the SM's counters.
+// `body` follows the standard header; `stats`, when given, receives the SM's counters. In timing
+// mode the SM's requests go to an L2 and device memory of `chip`.
 inline TestMemory run_kernel(const std::string& body, uint32_t block, uint32_t grid = 1, SmStats* stats = nullptr,
-                             const SmConfig& cfg = SmConfig{}) {
+                             const SmConfig& cfg = SmConfig{}, const ChipMemory& chip = ChipMemory{}) {
     ptx::Module m = ptx::parse("k.ptx", std::string(kPtxHeader) + body);
     const ptx::Function* entry = nullptr;
     for (const auto& f : m.functions)
@@ -30,7 +33,9 @@ inline TestMemory run_kernel(const std::string& body, uint32_t block, uint32_t g
     std::memcpy(l.params.data(), &out, 8);
     TestMemory mem;
     MemoryView view(&mem);
-    SmCore core(cfg, 0, view);   // timing-mode units get unique top-level names
+    std::unique_ptr<MemorySystem> memory;   // timing-mode units get unique top-level names
+    if (cfg.timing.enabled) memory = std::make_unique<MemorySystem>(chip);
+    SmCore core(cfg, 0, view, memory ? &memory->l2.in : nullptr);
     core.begin_launch(&l);
     for (uint32_t c = 0; c < grid;) {
         while (c < grid && core.can_accept_cta()) core.add_cta(c++);

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sm/timing_config.h"
+#include "smem/shared_memory.h"
 
 namespace gpusim::test {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "ldst/memory_view.h"
+#include "isa/memory_view.h"
 
 namespace gpusim::test {
 

@@ -12,7 +12,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "../pcie/pcie_config.h"
+#include "pcie/pcie_config.h"
 
 namespace gpusim {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ldst/memory_request.h"
+#include "protocol/memory_request.h"
 
 namespace gpusim {
 

@@ -1,0 +1,180 @@
+// Testbench of the chip's L2 (rtl_models/l2/l2_cache): hits, misses filled from the device
+// memory controller behind it, hits under misses, posted writes, and the pass-through of cc 1.x.
+#define BOOST_TEST_MODULE l2
+#include <boost/test/unit_test.hpp>
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include "common/memory_probe.h"
+#include "common/memory_system.h"
+#include "dram/dram_controller.h"
+#include "l2/atomic_unit.h"
+#include "l2/l2_cache.h"
+
+using namespace gpusim;
+using gpusim::test::Probe;
+
+namespace {
+
+// A probe in an SM's place, the L2 and device memory, bound as the chip binds them.
+struct MemoryChain {
+    L2Cache l2;
+    DramController dram;
+    Probe sm;
+
+    MemoryChain(const std::string& name, const test::ChipMemory& c)
+        : l2((name + "_l2").c_str(), c.l2), dram((name + "_dram").c_str(), c.dram), sm((name + "_probe").c_str(), c.l2.cycle_ns) {
+        l2.out.bind(dram.socket);
+        sm.socket.bind(l2.in);
+    }
+};
+
+// A 4 KiB L2 of 30 cycles in front of device memory of 200.
+test::ChipMemory small_l2() {
+    test::ChipMemory c;
+    c.l2.cache = {4096, 128, 4, 30};
+    c.dram.latency = 200;
+    return c;
+}
+
+// Device memory that refuses every request.
+struct FailingMemory : sc_core::sc_module {
+    tlm_utils::simple_target_socket<FailingMemory> socket;
+    explicit FailingMemory(const sc_core::sc_module_name& name) : sc_module(name), socket("socket") {
+        socket.register_b_transport(this, &FailingMemory::b_transport);
+    }
+    void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) { p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); }
+};
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(l2_hits_pay_the_l2_latency_and_misses_the_device_memory_too) {
+    test::ChipMemory c = small_l2();
+    MemoryChain chain("l2_lat", c);
+    Probe& sm = chain.sm;
+    BOOST_TEST(sm.read(0x1000, 128, 0) == 230u);
+    BOOST_TEST(sm.read(0x1040, 128, 10) == 220u);            // same line, fill still on its way
+    BOOST_TEST(sm.read(0x1000, 128, 500) == 30u);
+    BOOST_TEST(sm.write(0x2000, 128, 600) == 30u);          // write-allocate, posted
+    BOOST_TEST(sm.read(0x2000, 128, 700) == 30u);
+    nlohmann::json stats = test::unit_stats(chain.l2), mem = test::unit_stats(chain.dram);
+    BOOST_TEST(stats["hits_under_miss"]["value"].get<double>() == 1.0);
+    BOOST_TEST(stats["misses"]["value"].get<double>() == 2.0);            // the first read and the write
+    BOOST_TEST(mem["read_bytes"]["value"].get<double>() == 128.0);    // one line fill
+    BOOST_TEST(mem["write_bytes"]["value"].get<double>() == 128.0);   // the posted write
+}
+
+BOOST_AUTO_TEST_CASE(without_an_l2_requests_pass_through_to_device_memory) {
+    test::ChipMemory c;
+    c.l2.cache.bytes = 0;
+    c.dram.latency = 300;
+    MemoryChain chain("l2_none", c);
+    BOOST_TEST(chain.sm.read(0x1000, 64, 0) == 300u);
+    BOOST_TEST(chain.sm.read(0x1000, 64, 1000) == 300u);          // nothing is cached
+    nlohmann::json mem = test::unit_stats(chain.dram);
+    BOOST_TEST(mem["read_bytes"]["value"].get<double>() == 128.0);
+}
+
+BOOST_AUTO_TEST_CASE(atomics_are_performed_at_the_l2) {
+    test::ChipMemory c = small_l2();
+    MemoryChain chain("l2_atom", c);
+    // An atomic needs the line's data: the first one fills it, the next ones hit.
+    BOOST_TEST(chain.sm.ok(MemoryRequest::Kind::Atomic, 0x3000, 32, 0) == 230u);
+    BOOST_TEST(chain.sm.ok(MemoryRequest::Kind::Atomic, 0x3004, 32, 500) == 30u);
+    BOOST_TEST(chain.sm.read(0x3000, 128, 600) == 30u);
+    nlohmann::json stats = test::unit_stats(chain.l2), mem = test::unit_stats(chain.dram);
+    BOOST_TEST(stats["atomics"]["value"].get<double>() == 2.0);
+    BOOST_TEST(stats["reads"]["value"].get<double>() == 1.0);
+    BOOST_TEST(mem["read_bytes"]["value"].get<double>() == 128.0);     // one line fill
+    BOOST_TEST(mem["write_bytes"]["value"].get<double>() == 0.0);      // the dirty line stays
+}
+
+BOOST_AUTO_TEST_CASE(a_non_blocking_request_is_answered_completed) {
+    test::ChipMemory c = small_l2();
+    MemoryChain chain("l2_nb", c);
+    tlm::tlm_generic_payload& p = chain.sm.payload.prepare(0x1000, 128, MemoryRequest::Kind::Read);
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    BOOST_TEST(chain.sm.socket->nb_transport_fw(p, phase, delay) == tlm::TLM_COMPLETED);
+    BOOST_TEST((phase == tlm::END_RESP));
+    BOOST_TEST(p.is_response_ok());
+    BOOST_TEST(ChipClock(c.l2.cycle_ns).cycles_in(delay) == 230u);
+}
+
+BOOST_AUTO_TEST_CASE(an_error_from_device_memory_reaches_the_sm) {
+    test::ChipMemory c = small_l2();
+    L2Cache l2("l2_err", c.l2);
+    FailingMemory dram("l2_err_dram");
+    Probe sm("l2_err_probe", c.l2.cycle_ns);
+    l2.out.bind(dram.socket);
+    sm.socket.bind(l2.in);
+    sm.send(MemoryRequest::Kind::Read, 0x1000, 128, 0);
+    BOOST_TEST(sm.status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    sm.send(MemoryRequest::Kind::Write, 0x2000, 128, 0);
+    BOOST_TEST(sm.status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+BOOST_AUTO_TEST_CASE(atomics_on_one_address_are_serialized) {
+    test::ChipMemory c = small_l2();
+    c.l2.atomic_cycles = 4;
+    c.l2.window_cycles = c.dram.window_cycles = 64;   // 16 operations on one address per window
+    MemoryChain chain("l2_serial", c);
+    Probe& sm = chain.sm;
+    sm.read(0x5000, 128, 0);        // the lines are in the L2 by cycle 230
+    sm.read(0x6000, 128, 0);
+    const uint64_t t = 1024;        // the start of a window
+    // One operation: the L2's latency. Eight lanes on one word: seven more operations after it.
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x5000, 4, t) == 30u);
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, t, 8) == 30u + 7u * 4u);
+    // Another warp's eight on that word in the same window queue behind them (slots 9 to 16 of the
+    // window, done at t + 64 instead of t + 32: 32 cycles of waiting).
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, t, 8) == 30u + 32u + 7u * 4u);
+    // The window is full: a ninth operation goes to the next window, at t + 64 + 4.
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6000, 4, t) == 30u + 64u);
+    // A neighbouring word is not held up.
+    BOOST_TEST(sm.ok(MemoryRequest::Kind::Atomic, 0x6004, 4, t) == 30u);
+    nlohmann::json stats = test::unit_stats(chain.l2);
+    BOOST_TEST(stats["atomic_operations"]["value"].get<double>() == 19.0);
+    BOOST_TEST(stats["atomic_wait_cycles"]["value"].get<double>() == 32.0 + 64.0);
+}
+
+BOOST_AUTO_TEST_CASE(the_atomic_unit_keeps_its_queues_while_its_table_grows_and_forgets) {
+    L2Config c;
+    c.atomic_cycles = 4;
+    c.window_cycles = 64;           // 16 operations per address and window
+    AtomicUnit unit(c);
+    BOOST_TEST(unit.serve(0xA000, 16, 0, 0) == 15u * 4u);       // fills window 0 of 0xA000
+    for (uint64_t k = 0; k < 20000; ++k) unit.serve(0x100000 + 4 * k, 1, 0, 0);   // the table grows
+    BOOST_TEST(unit.serve(0xA000, 1, 0, 0) == 64u);             // still full: the next window
+    // Once SystemC time has passed window 1, rebuilds drop windows 0 and 1 (no request can reach
+    // them); the queues of later windows stay.
+    BOOST_TEST(unit.serve(0xB000, 16, 128, 0) == 15u * 4u);     // fills window 2 of 0xB000
+    const size_t before = unit.windows_kept();
+    BOOST_TEST(before > 20000u);
+    for (uint64_t k = 0; k < 100000; ++k) unit.serve(0x200000 + 4 * k, 1, 200, 128);
+    BOOST_TEST(unit.windows_kept() <= 100000u + 1u);              // those of windows 0 and 1 are gone
+    BOOST_TEST(unit.serve(0xA000, 1, 128, 128) == 0u);          // window 2 of 0xA000 is free
+    BOOST_TEST(unit.serve(0xB000, 1, 128, 128) == 64u);         // that of 0xB000 is still full
+    BOOST_TEST(unit.operations() == 16u + 20000u + 1u + 16u + 100000u + 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_busy_address_is_passed_over_in_few_steps) {
+    L2Config c;
+    c.atomic_cycles = 4;
+    c.window_cycles = 64;
+    AtomicUnit unit(c);
+    BOOST_TEST(unit.serve(0xA000, 48, 0, 0) == 47u * 4u);        // windows 0, 1 and 2, back to back
+    BOOST_TEST(unit.serve(0xA000, 1, 0, 0) == 192u);             // past three full windows
+    BOOST_TEST(unit.serve(0xA000, 1, 0, 0) == 196u);             // the same path, shortened
+    BOOST_TEST(unit.serve(0xA000, 1, 64, 0) == 136u);            // from window 1: still window 3
+}
+
+BOOST_AUTO_TEST_CASE(the_window_holds_whole_operations) {
+    L2Config c;
+    c.atomic_cycles = 9;
+    c.window_cycles = 64;           // rounded up to 72: 8 operations per window
+    AtomicUnit unit(c);
+    BOOST_TEST(unit.serve(0xC000, 32, 0, 0) == 31u * 9u);        // 32 lanes back to back: no wait
+    BOOST_TEST(unit.wait_cycles() == 0u);
+    BOOST_TEST(unit.serve(0xC000, 8, 0, 0) == 288u + 7u * 9u);   // after them, in window 4
+}
