@@ -11,7 +11,7 @@
 // Buffers the kernel leaves untouched keep their initial bytes in the reference.
 // If you change a manifest's sizes, seeds or scalar arguments, change them here too.
 //
-// Build: g++ -std=c++17 -O2 -I/work/main/sw regress/refgen/refgen.cpp -o refgen
+// Build (from the repository root): g++ -std=c++17 -O2 -Isw regress/refgen/refgen.cpp -o refgen
 // The float code relies on IEEE single precision without excess precision
 // (x86-64 SSE, the default) and on no fp contraction (fmaf is spelled out where needed).
 

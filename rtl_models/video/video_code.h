@@ -5,7 +5,7 @@
 // vmad options, operand selectors and negations) is packed into one 64-bit `Code`, which the
 // loader stores in Inst::offset (unused by non-memory instructions). The selector fills in the
 // modifier part, the loader adds the operand part, and the execution functions unpack it once per
-// warp instruction. Semantics follow /work/shared/reference/ptx_semantics.md §1 and §2.
+// warp instruction. Semantics follow docs/reference/ptx_semantics.md §1 and §2.
 #pragma once
 
 #include <cstdint>

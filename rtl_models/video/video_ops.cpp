@@ -1,5 +1,5 @@
 // Scalar video instructions: vadd vsub vabsdiff vmin vmax vshl vshr vset and vmad, per PTX ISA
-// §9.7.18.1 (/work/shared/reference/ptx_semantics.md §1). Each source is a selected byte,
+// §9.7.18.1 (docs/reference/ptx_semantics.md §1). Each source is a selected byte,
 // half-word or word, sign- or zero-extended to 33 bits; the operation gives a 34-bit
 // intermediate that is optionally saturated, then combined with c (secondary op or merge) and
 // truncated to 32 bits.

@@ -1,5 +1,5 @@
 // SIMD video instructions: vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4 vset2/4, per PTX ISA
-// §9.7.18.2 (/work/shared/reference/ptx_semantics.md §2). Each result lane reads one half-word
+// §9.7.18.2 (docs/reference/ptx_semantics.md §2). Each result lane reads one half-word
 // (2-way) or byte (4-way) from the pool {a, b} chosen by the lane's selector, extends it by the
 // source type, computes and optionally saturates to the lane width. Lanes in the destination mask
 // are then either written (other lanes keep c's, measured: S2-S4) or, with .add, summed into c.

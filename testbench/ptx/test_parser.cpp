@@ -214,37 +214,3 @@ BOOST_AUTO_TEST_CASE(giant_declarations_are_refused_at_parse) {
                "t.ptx:4:31: error: 'g' would hold more than 2^48 bytes, more than any address space");
     BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<4000>;\n  ret;\n}").empty());
 }
-
-BOOST_AUTO_TEST_CASE(unsupported_instruction_is_rejected_at_load_with_name_and_line) {
-    // Clusters are outside the model's scope (Fermi has none): mapa will stay unsupported.
-    std::string src = std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
-                      "  mapa.u64 %rd1, %rd1, %r2;\n  ret;\n}";
-    BOOST_TEST(error_of(src) == "t.ptx:8:3: error: unsupported instruction 'mapa.u64'");
-    Module m = parse("t.ptx", src);
-    BOOST_CHECK_THROW(loader::decode_kernel(m, m.functions[0], {}), PtxError);
-}
-
-// Texture and surface instructions: the forms the model executes load, the others are refused
-// at their position with the reason.
-BOOST_AUTO_TEST_CASE(texture_instruction_forms_are_checked_at_load) {
-    auto kernel = [](const std::string& body) {
-        return std::string(kHeader) + ".global .texref t;\n.visible .entry k(.param .u64 h)\n{\n"
-               "  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p;\n" + body + "\n  ret;\n}";
-    };
-    BOOST_TEST(error_of(kernel("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];")) == "");
-    BOOST_TEST(error_of(kernel("  tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%r1, %f5, %f6, %f6}];")) == "");
-    BOOST_TEST(error_of(kernel("  suld.b.2d.v2.b32.clamp {%r1, %r2}, [%rd1, {%r3, %r4}];")) == "");
-    BOOST_TEST(error_of(kernel("  istypep.texref %p, %rd1;")) == "");
-    BOOST_TEST(error_of(kernel("  txq.width.b32 {%r1, %r2}, [%rd1];")) ==
-               "t.ptx:11:3: error: 'txq.width.b32': answers into one register");
-    BOOST_TEST(error_of(kernel("  tld4.r.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];")) ==
-               "t.ptx:11:3: error: 'tld4.r.1d.v4.f32.f32': gathers 2d, a2d, cube or acube textures");
-    BOOST_TEST(error_of(kernel("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%r1, %r2};")) ==
-               "t.ptx:11:3: error: 'tex.2d.v4.f32.f32': texel offsets and depth comparison are not modelled");
-    BOOST_TEST(error_of(kernel("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1+8, {%f5, %f6}];")) ==
-               "t.ptx:11:43: error: a texture or surface handle takes no offset");
-    BOOST_TEST(error_of(kernel("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%r1, {%f5, %f6}];")) ==
-               "t.ptx:11:43: error: a texture or surface handle is a 64-bit register; '%r1' is not");
-    BOOST_TEST(error_of(kernel("  ld.global.u32 %r1, [%rd1, {%r2}];")) ==
-               "t.ptx:11:29: error: only texture and surface instructions take operands after the address");
-}

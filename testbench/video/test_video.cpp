@@ -1,4 +1,4 @@
-// The video unit on SmCore: every H200 vector of /work/shared/reference/ptx_semantics.md §11
+// The video unit on SmCore: every H200 vector of docs/reference/ptx_semantics.md §11
 // (S1-S21) and the measured facts of §1.3-§1.5 and §2.2, plus the loader's checks of selectors,
 // negations and operand counts. Where the H200 (ptxas 13 emulation) departs from the ISA (S9-S11,
 // S16) the model follows the ISA, as Fermi/Kepler's native video units did; those cases say so.

@@ -1,5 +1,5 @@
 // Golden family "simd": the SIMD video instructions (PTX ISA 9.7.18.2; semantics in
-// /work/shared/reference/ptx_semantics.md section 2) and the CUDA __v* SIMD intrinsics.
+// docs/reference/ptx_semantics.md section 2) and the CUDA __v* SIMD intrinsics.
 //   vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4   u32/s32 and mixed types, .sat, .add
 //                                 accumulate, lane masks (d.h0, d.b10, ...), source selectors
 //                                 (.h01, .h23, .b0123, .b7654, ...) that draw from both a and b

@@ -1,5 +1,5 @@
 // Golden family "video": the scalar video instructions (PTX ISA 9.7.18.1; semantics in
-// /work/shared/reference/ptx_semantics.md section 1).
+// docs/reference/ptx_semantics.md section 1).
 //   vadd vsub vabsdiff vmin vmax  every .dtype.atype.btype combination, plain and .sat; secondary
 //                                 ops .add/.min/.max; merge into d.b0..b3/h0/h1; source selectors
 //   vshl vshr                     .clamp/.wrap, u32/s32 atype, .sat, secondary ops, merge, selectors

@@ -1,0 +1,170 @@
+// Testbench of the ALU's operations (rtl_models/alu), outside the golden families captured on the
+// GPU: each instruction taken through the unit's recogniser, as the loader takes it, and run on a
+// warp of known registers. Predicate logic, selects, carry chains, saturating and bit-field
+// operations, byte permutes and dot products, half-precision pairs, and the forms the unit refuses.
+#define BOOST_TEST_MODULE alu
+#include <boost/test/unit_test.hpp>
+
+#include <vector>
+
+#include "alu/alu_ops.h"
+#include "isa/exec_context.h"
+
+using namespace gpusim;
+
+namespace {
+
+// One warp of 16 register rows and 4 predicates, and an instruction built from a recogniser's choice.
+struct Lanes {
+    std::vector<uint64_t> regs = std::vector<uint64_t>(16 * kWarpSize, 0);
+    Warp w;
+    ExecContext ctx;
+    Lanes() {
+        w.regs = regs.data();
+        w.preds.assign(4, 0);
+    }
+    uint64_t* row(Row r) { return w.row(r); }
+    // Fills row `r` with f(lane).
+    template <class F>
+    void set(Row r, F&& f) {
+        for (int l = 0; l < kWarpSize; ++l) row(r)[l] = f(l);
+    }
+    // Runs `name.mods` with destination row 0 and sources rows 1, 2, 3 (and row 4 as the fourth).
+    void run(const std::string& op, std::vector<std::string> mods, LaneMask mask = ~0u) {
+        OpChoice c = select_alu_op(OpSpec{op, std::move(mods)});
+        BOOST_REQUIRE_MESSAGE(c.fn, op << ": " << c.error);
+        Inst in;
+        in.fn = c.fn;
+        in.aux = c.aux;
+        in.round = c.round;
+        in.offset = int64_t(c.code);
+        in.d = 0, in.a = 1, in.b = 2, in.c = 3;
+        if (c.layout == Layout::D_A_B_C_E) in.vec[0] = 4;
+        in.pd = 0, in.pa = 1, in.pb = 2, in.pc = 3;
+        c.fn(ctx, w, in, mask);
+    }
+};
+
+std::string refusal(const std::string& op, std::vector<std::string> mods) {
+    OpChoice c = select_alu_op(OpSpec{op, std::move(mods)});
+    return c.fn ? "taken" : c.error;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(predicate_logic_combines_lane_masks) {
+    Lanes x;
+    x.w.preds[1] = 0x0000FFFFu;
+    x.w.preds[2] = 0x00FF00FFu;
+    x.run("and", {"pred"});
+    BOOST_TEST(x.w.preds[0] == 0x000000FFu);
+    x.run("or", {"pred"});
+    BOOST_TEST(x.w.preds[0] == 0x00FFFFFFu);
+    x.run("xor", {"pred"});
+    BOOST_TEST(x.w.preds[0] == 0x00FFFF00u);
+    x.w.preds[0] = 0;
+    x.run("not", {"pred"}, 0x0000000Fu);          // inactive lanes keep their bits
+    BOOST_TEST(x.w.preds[0] == 0x00000000u);
+    x.w.preds[1] = 0;
+    x.run("not", {"pred"}, 0x0000000Fu);
+    BOOST_TEST(x.w.preds[0] == 0x0000000Fu);
+}
+
+BOOST_AUTO_TEST_CASE(selp_picks_per_lane_by_its_predicate) {
+    Lanes x;
+    x.set(1, [](int l) { return 100 + l; });
+    x.set(2, [](int l) { return 200 + l; });
+    x.w.preds[3] = 0xAAAAAAAAu;                   // odd lanes
+    x.run("selp", {"b32"});
+    for (int l = 0; l < kWarpSize; ++l) BOOST_TEST(x.row(0)[l] == uint64_t(l % 2 ? 100 + l : 200 + l));
+}
+
+BOOST_AUTO_TEST_CASE(a_carry_chain_adds_64_bits_in_two_halves) {
+    Lanes x;
+    // Low words: lane l adds 0xFFFFFFFF + l, so lanes 1.. carry into the high words.
+    x.set(1, [](int) { return 0xFFFFFFFFull; });
+    x.set(2, [](int l) { return uint64_t(l); });
+    x.run("add", {"cc", "u32"});
+    for (int l = 0; l < kWarpSize; ++l) BOOST_TEST(x.row(0)[l] == uint64_t(uint32_t(0xFFFFFFFFull + l)));
+    BOOST_TEST(x.w.carry == 0xFFFFFFFEu);
+    x.set(1, [](int) { return 7; });
+    x.set(2, [](int) { return 0; });
+    x.run("addc", {"u32"});
+    for (int l = 0; l < kWarpSize; ++l) BOOST_TEST(x.row(0)[l] == (l ? 8u : 7u));
+    BOOST_TEST(x.w.carry == 0xFFFFFFFEu);          // addc without .cc leaves the carry
+    // Subtraction borrows.
+    x.set(1, [](int l) { return uint64_t(l); });
+    x.set(2, [](int) { return 16; });
+    x.run("sub", {"cc", "u32"});
+    BOOST_TEST(x.w.carry == 0x0000FFFFu);          // lanes 0-15 borrowed
+}
+
+BOOST_AUTO_TEST_CASE(saturating_and_bit_field_operations) {
+    Lanes x;
+    x.set(1, [](int l) { return l ? 0x7FFFFFF0u : 0x80000000u; });
+    x.set(2, [](int l) { return l ? 0x100u : uint32_t(-1); });
+    x.run("add", {"sat", "s32"});
+    BOOST_TEST(x.row(0)[0] == 0x80000000u);        // INT_MIN - 1 clamps
+    BOOST_TEST(x.row(0)[1] == 0x7FFFFFFFu);        // INT_MAX overflow clamps
+    // bfe.u32: 8 bits from bit 4.
+    x.set(1, [](int) { return 0x12345678u; });
+    x.set(2, [](int) { return 4; });
+    x.set(3, [](int) { return 8; });
+    x.run("bfe", {"u32"});
+    BOOST_TEST(x.row(0)[5] == 0x67u);
+    // bfi.b32: insert a's low 8 bits into b at bit 8.
+    x.set(1, [](int) { return 0xAB; });
+    x.set(2, [](int) { return 0x11223344u; });
+    x.set(3, [](int) { return 8; });
+    x.set(4, [](int) { return 8; });
+    x.run("bfi", {"b32"});
+    BOOST_TEST(x.row(0)[0] == 0x1122AB44u);
+}
+
+BOOST_AUTO_TEST_CASE(permutes_logic_tables_and_dot_products) {
+    Lanes x;
+    x.set(1, [](int) { return 0x33221100u; });
+    x.set(2, [](int) { return 0x77665544u; });
+    x.set(3, [](int) { return 0x0123u; });          // bytes 3, 2, 1, 0: a byte reversal
+    x.run("prmt", {"b32"});
+    BOOST_TEST(x.row(0)[0] == 0x00112233u);
+    x.set(3, [](int) { return 0x7654u; });          // b's bytes
+    x.run("prmt", {"b32"});
+    BOOST_TEST(x.row(0)[0] == 0x77665544u);
+    // lop3 with the table 0x96: a ^ b ^ c.
+    x.set(1, [](int l) { return uint64_t(0xF0F0F0F0u + l); });
+    x.set(2, [](int) { return 0xFF00FF00u; });
+    x.set(3, [](int) { return 0x0FF00FF0u; });
+    x.set(4, [](int) { return 0x96; });
+    x.run("lop3", {"b32"});
+    for (int l = 0; l < kWarpSize; ++l) BOOST_TEST(x.row(0)[l] == uint64_t((0xF0F0F0F0u + l) ^ 0xFF00FF00u ^ 0x0FF00FF0u));
+    // dp4a.u32.u32: the four byte products summed onto c.
+    x.set(1, [](int) { return 0x04030201u; });
+    x.set(2, [](int) { return 0x01010101u * 2; });
+    x.set(3, [](int) { return 1000; });
+    x.run("dp4a", {"u32", "u32"});
+    BOOST_TEST(x.row(0)[0] == 1000u + 2 * (1 + 2 + 3 + 4));
+    // dp4a.s32.s32 with negative bytes.
+    x.set(1, [](int) { return 0xFFFFFFFFu; });      // four times -1
+    x.set(2, [](int) { return 0x02020202u; });
+    x.set(3, [](int) { return 0; });
+    x.run("dp4a", {"s32", "s32"});
+    BOOST_TEST(uint32_t(x.row(0)[0]) == uint32_t(-8));
+}
+
+BOOST_AUTO_TEST_CASE(half_pairs_add_lane_by_lane) {
+    Lanes x;
+    x.set(1, [](int) { return 0x40003C00u; });      // {1.0, 2.0}
+    x.set(2, [](int) { return 0x3C004000u; });      // {2.0, 1.0}
+    x.run("add", {"f16x2"});
+    BOOST_TEST(x.row(0)[0] == 0x42004200u);         // {3.0, 3.0}
+}
+
+BOOST_AUTO_TEST_CASE(the_unit_refuses_forms_it_does_not_execute) {
+    BOOST_TEST(refusal("add", {"sat", "s32"}) == "taken");
+    BOOST_TEST(refusal("add", {"sat", "u32"}) == "unsupported instruction 'add.sat.u32'");
+    BOOST_TEST(refusal("mul24", {"lo", "u64"}) == "");      // not a form of the unit at all
+    BOOST_TEST(refusal("vadd", {"sat", "u32", "u32", "u32"}) == "");   // the video unit's: left to it
+    BOOST_TEST(refusal("add", {"u64", "cc"}) == "taken");
+    BOOST_TEST(refusal("prmt", {"b64"}) == "");
+}

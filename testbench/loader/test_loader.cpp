@@ -1,0 +1,211 @@
+// Testbench of the loader (sw/loader): PTX functions decoded into kernel images (operands as
+// register and immediate rows, guards, timing classes), branches given their reconvergence points
+// from the control-flow graph, instructions that order with other SMs marked, and every form the
+// model cannot execute refused at its position.
+#define BOOST_TEST_MODULE loader
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+#include "loader/cfg.h"
+#include "loader/loader.h"
+#include "ptx/parser.h"
+#include "sm/simt_stack.h"
+
+using namespace gpusim;
+using namespace gpusim::ptx;
+
+namespace {
+
+const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
+
+std::string error_of(const std::string& src) {
+    try {
+        Module m = parse("t.ptx", src);
+        auto errs = loader::check_module(m);
+        return errs.empty() ? "" : errs.front().what();
+    } catch (const PtxError& e) {
+        return e.what();
+    }
+}
+
+// The first entry of `body` (after the header), decoded.
+std::shared_ptr<KernelImage> decode(const std::string& body) {
+    Module m = parse("t.ptx", std::string(kHeader) + body);
+    return loader::decode_kernel(m, m.functions.front(), {});
+}
+
+// The index of the n-th instruction whose PTX opcode is `name`.
+uint32_t find(const KernelImage& k, const std::string& name, int n = 0) {
+    for (uint32_t i = 0; i < k.code.size(); ++i)
+        if (k.text[k.code[i].text_index] == name && n-- == 0) return i;
+    BOOST_FAIL("no instruction " << name);
+    return 0;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(operands_become_register_and_immediate_rows) {
+    auto k = decode(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .pred %p<2>; .reg .f32 %f<3>;
+  add.u32 %r1, %r2, 5;
+  @!%p1 add.f32 %f1, %f2, %f2;
+  ret;
+})");
+    const Inst& add = k->code[find(*k, "add.u32")];
+    BOOST_TEST(add.fn != nullptr);
+    BOOST_TEST(add.d >= 0);
+    BOOST_TEST(add.a >= 0);
+    BOOST_TEST(add.a != add.d);
+    BOOST_REQUIRE(add.b < 0);                       // an immediate: a row of the pool
+    for (int l = 0; l < kWarpSize; ++l) BOOST_TEST(k->imm_row(add.b)[l] == 5u);
+    BOOST_TEST(add.guard == -1);
+    BOOST_TEST(int(add.op_class) == int(OpClass::IntAdd));
+    const Inst& fadd = k->code[find(*k, "add.f32")];
+    BOOST_TEST(fadd.guard >= 0);
+    BOOST_TEST(fadd.guard_negated);
+    BOOST_TEST(fadd.a == fadd.b);                   // the same register, the same row
+    BOOST_TEST(int(fadd.op_class) == int(OpClass::Fp32));
+    BOOST_TEST(fadd.source_line == 8u);
+}
+
+BOOST_AUTO_TEST_CASE(a_divergent_branch_reconverges_at_its_post_dominator) {
+    auto k = decode(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .pred %p<2>;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra ELSE;
+  add.u32 %r2, %r2, 1;
+  bra.uni JOIN;
+ELSE:
+  sub.u32 %r2, %r2, 1;
+JOIN:
+  mul.lo.u32 %r3, %r2, 2;
+  ret;
+})");
+    const uint32_t branch = find(*k, "bra"), join = find(*k, "mul.lo.u32");
+    BOOST_TEST(k->code[branch].target == find(*k, "sub.u32"));
+    BOOST_TEST(k->code[branch].reconv == join);
+}
+
+BOOST_AUTO_TEST_CASE(a_loop_branch_reconverges_after_the_loop) {
+    auto k = decode(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .pred %p<2>;
+  mov.u32 %r1, 0;
+LOOP:
+  add.u32 %r1, %r1, 1;
+  setp.lt.u32 %p1, %r1, %r2;
+  @%p1 bra LOOP;
+  mov.u32 %r3, %r1;
+  ret;
+})");
+    const uint32_t back = find(*k, "bra");
+    BOOST_TEST(k->code[back].target == find(*k, "add.u32"));
+    BOOST_TEST(k->code[back].reconv == find(*k, "mov.u32", 1));
+}
+
+BOOST_AUTO_TEST_CASE(the_post_dominator_tree_of_a_graph) {
+    // 0: cond branch to 3; 1: next; 2: branch to 4; 3: next; 4: exit.
+    std::vector<loader::Flow> flow(5);
+    flow[0] = {loader::Flow::Kind::Branch, true, 3, {}};
+    flow[2] = {loader::Flow::Kind::Branch, false, 4, {}};
+    flow[4] = {loader::Flow::Kind::Exit, false, 0, {}};
+    loader::ControlFlowGraph g(flow);
+    BOOST_TEST(g.blocks().size() == 4u);            // {0}, {1,2}, {3}, {4}
+    BOOST_TEST(g.block_of(2) == g.block_of(1));
+    BOOST_TEST(g.ipdom(g.block_of(0)) == g.block_of(4));
+    BOOST_TEST(g.reconvergence_pc(g.block_of(0), 99) == 4u);
+    BOOST_TEST(g.ipdom(g.block_of(4)) == loader::ControlFlowGraph::kExitBlock);
+}
+
+BOOST_AUTO_TEST_CASE(atomics_whose_order_shows_are_marked_ordered) {
+    auto k = decode(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .f32 %f<2>; .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  atom.global.add.u32 %r1, [%rd1], 1;
+  st.global.u32 [%rd1+4], %r1;
+  red.global.add.u32 [%rd1+8], 1;
+  red.global.add.f32 [%rd1+12], %f1;
+  ret;
+})");
+    const Inst& atom = k->code[find(*k, "atom.global.add.u32")];
+    const Inst& red = k->code[find(*k, "red.global.add.u32")];
+    const Inst& fred = k->code[find(*k, "red.global.add.f32")];
+    BOOST_TEST((atom.dest_flags & kOrdered) != 0);       // its old value is read
+    BOOST_TEST((red.dest_flags & kOrdered) == 0);        // an integer add nobody reads: any order
+    BOOST_TEST((red.aux & kAtomCommutes) != 0);
+    BOOST_TEST((fred.dest_flags & kOrdered) != 0);       // a float sum depends on the order
+    BOOST_TEST(k->reductions_meet_ordered);
+}
+
+BOOST_AUTO_TEST_CASE(every_problem_of_a_module_is_listed) {
+    Module m = parse("t.ptx", std::string(kHeader) + R"(.visible .entry a()
+{
+  .reg .b64 %rd<3>; .reg .b32 %r<3>;
+  mapa.u64 %rd1, %rd1, %r2;
+  ret;
+}
+.visible .entry b()
+{
+  .reg .b64 %rd<3>; .reg .b32 %r<3>;
+  mapa.u64 %rd2, %rd2, %r1;
+  ret;
+})");
+    auto errors = loader::check_module(m);
+    BOOST_REQUIRE(errors.size() == 2u);
+    BOOST_TEST(std::string(errors[0].what()) == "t.ptx:7:3: error: unsupported instruction 'mapa.u64'");
+    BOOST_TEST(std::string(errors[1].what()) == "t.ptx:13:3: error: unsupported instruction 'mapa.u64'");
+}
+
+BOOST_AUTO_TEST_CASE(a_function_is_found_at_its_definition) {
+    Module m = parse("t.ptx", std::string(kHeader) + R"(.func (.reg .b32 r) f (.reg .b32 a);
+.visible .entry k()
+{
+  ret;
+}
+.func (.reg .b32 r) f (.reg .b32 a)
+{
+  mov.u32 r, a;
+  ret;
+})");
+    const uint32_t index = loader::function_definition(m, "f");
+    BOOST_TEST(index == 2u);
+    BOOST_TEST(m.functions[index].name == "f");
+}
+
+BOOST_AUTO_TEST_CASE(unsupported_instruction_is_rejected_at_load_with_name_and_line) {
+    // Clusters are outside the model's scope (Fermi has none): mapa will stay unsupported.
+    std::string src = std::string(kHeader) + ".visible .entry k()\n{\n  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n"
+                      "  mapa.u64 %rd1, %rd1, %r2;\n  ret;\n}";
+    BOOST_TEST(error_of(src) == "t.ptx:8:3: error: unsupported instruction 'mapa.u64'");
+    Module m = parse("t.ptx", src);
+    BOOST_CHECK_THROW(loader::decode_kernel(m, m.functions[0], {}), PtxError);
+}
+
+// Texture and surface instructions: the forms the model executes load, the others are refused
+// at their position with the reason.
+BOOST_AUTO_TEST_CASE(texture_instruction_forms_are_checked_at_load) {
+    auto kernel = [](const std::string& body) {
+        return std::string(kHeader) + ".global .texref t;\n.visible .entry k(.param .u64 h)\n{\n"
+               "  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p;\n" + body + "\n  ret;\n}";
+    };
+    BOOST_TEST(error_of(kernel("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];")) == "");
+    BOOST_TEST(error_of(kernel("  tex.a2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%r1, %f5, %f6, %f6}];")) == "");
+    BOOST_TEST(error_of(kernel("  suld.b.2d.v2.b32.clamp {%r1, %r2}, [%rd1, {%r3, %r4}];")) == "");
+    BOOST_TEST(error_of(kernel("  istypep.texref %p, %rd1;")) == "");
+    BOOST_TEST(error_of(kernel("  txq.width.b32 {%r1, %r2}, [%rd1];")) ==
+               "t.ptx:11:3: error: 'txq.width.b32': answers into one register");
+    BOOST_TEST(error_of(kernel("  tld4.r.1d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5}];")) ==
+               "t.ptx:11:3: error: 'tld4.r.1d.v4.f32.f32': gathers 2d, a2d, cube or acube textures");
+    BOOST_TEST(error_of(kernel("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%r1, %r2};")) ==
+               "t.ptx:11:3: error: 'tex.2d.v4.f32.f32': texel offsets and depth comparison are not modelled");
+    BOOST_TEST(error_of(kernel("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1+8, {%f5, %f6}];")) ==
+               "t.ptx:11:43: error: a texture or surface handle takes no offset");
+    BOOST_TEST(error_of(kernel("  tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%r1, {%f5, %f6}];")) ==
+               "t.ptx:11:43: error: a texture or surface handle is a 64-bit register; '%r1' is not");
+    BOOST_TEST(error_of(kernel("  ld.global.u32 %r1, [%rd1, {%r2}];")) ==
+               "t.ptx:11:29: error: only texture and surface instructions take operands after the address");
+}
