@@ -91,20 +91,23 @@ gpusim_library(tlm_pcie FOLDER tlm/pcie SOURCES tlm/pcie/pcie_link.cpp DEPENDS t
 gpusim_library(tlm_dma FOLDER tlm/dma SOURCES tlm/dma/dma_engine.cpp DEPENDS tlm_pcie)
 gpusim_library(tlm_interconnect FOLDER tlm/interconnect SOURCES tlm/interconnect/router.cpp LIBS ${GPUSIM_BASE_LIBS})
 
+# rtl_models/config: the config's keys, declared by the units that read them (docs/config.md).
+gpusim_library(config FOLDER rtl_models/config SOURCES rtl_models/config/config_schema.cpp rtl_models/config/config_reference.cpp LIBS ${GPUSIM_BASE_LIBS})
+
 # rtl_models/isa: the base room, what every unit shares; it includes nothing above it.
-gpusim_library(isa FOLDER rtl_models/isa SOURCES rtl_models/isa/op_class.cpp rtl_models/isa/op_registry.cpp
-  LIBS ${GPUSIM_BASE_LIBS})
-gpusim_library(cache FOLDER rtl_models/cache SOURCES rtl_models/cache/tag_cache.cpp)
+gpusim_library(isa FOLDER rtl_models/isa SOURCES rtl_models/isa/op_class_keys.cpp rtl_models/isa/op_class.cpp rtl_models/isa/op_registry.cpp
+  LIBS ${GPUSIM_BASE_LIBS} DEPENDS config)
+gpusim_library(cache FOLDER rtl_models/cache SOURCES rtl_models/cache/cache_keys.cpp rtl_models/cache/tag_cache.cpp DEPENDS config)
 gpusim_library(trace FOLDER rtl_models/trace SOURCES rtl_models/trace/trace_recorder.cpp rtl_models/trace/vcd_recorder.cpp
   LIBS ${GPUSIM_BASE_LIBS})
-gpusim_library(check FOLDER rtl_models/check SOURCES rtl_models/check/allocation_map.cpp rtl_models/check/race_check.cpp
-  DEPENDS isa)
+gpusim_library(check FOLDER rtl_models/check SOURCES rtl_models/check/check_keys.cpp rtl_models/check/allocation_map.cpp rtl_models/check/race_check.cpp
+  DEPENDS config isa)
 
 # The execution units.
 gpusim_library(alu FOLDER rtl_models/alu
-  SOURCES rtl_models/alu/alu_ops.cpp rtl_models/alu/int_ops.cpp rtl_models/alu/bit_ops.cpp rtl_models/alu/float_ops.cpp
+  SOURCES rtl_models/alu/pipe_keys.cpp rtl_models/alu/alu_ops.cpp rtl_models/alu/int_ops.cpp rtl_models/alu/bit_ops.cpp rtl_models/alu/float_ops.cpp
           rtl_models/alu/cvt_ops.cpp rtl_models/alu/half_ops.cpp rtl_models/alu/pipe.cpp
-  DEPENDS isa)
+  DEPENDS config isa)
 # The float units switch the host rounding mode per instruction (alu/rounding.h).
 set_source_files_properties(rtl_models/alu/float_ops.cpp rtl_models/alu/cvt_ops.cpp PROPERTIES COMPILE_OPTIONS -frounding-math)
 # The SFU's captured tables, built into the simulator (docs/sfu.md), in a library of their own that
@@ -126,12 +129,12 @@ add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/sfu_table_data.cpp
 add_library(gpusim_sfu_tables STATIC rtl_models/sfu/sfu_tables.cpp ${CMAKE_BINARY_DIR}/sfu_table_data.cpp)
 target_link_libraries(gpusim_sfu_tables PUBLIC gpusim_include_path PkgConfig::ZSTD)
 gpusim_library(sfu FOLDER rtl_models/sfu
-  SOURCES rtl_models/sfu/sfu_ops.cpp rtl_models/sfu/approx_sequences.cpp rtl_models/sfu/mufu.cpp
-  DEPENDS isa alu LIBS gpusim_sfu_tables)
+  SOURCES rtl_models/sfu/sfu_keys.cpp rtl_models/sfu/sfu_ops.cpp rtl_models/sfu/approx_sequences.cpp rtl_models/sfu/mufu.cpp
+  DEPENDS config isa alu LIBS gpusim_sfu_tables)
 gpusim_library(video FOLDER rtl_models/video
   SOURCES rtl_models/video/video_code.cpp rtl_models/video/video_ops.cpp rtl_models/video/video_simd.cpp DEPENDS isa)
-gpusim_library(smem FOLDER rtl_models/smem SOURCES rtl_models/smem/shared_memory.cpp rtl_models/smem/bank_schedule.cpp
-  DEPENDS isa)
+gpusim_library(smem FOLDER rtl_models/smem SOURCES rtl_models/smem/smem_keys.cpp rtl_models/smem/shared_memory.cpp rtl_models/smem/bank_schedule.cpp
+  DEPENDS config isa)
 # The RTL twin (rtl_models/rtl, docs/rtl.md), verilated where Verilator 5 is installed: the bank
 # arbiter as a C++ model the SM clocks itself (smem.impl=rtl), and as a SystemC module for the
 # co-simulation testbench. One library holds both, with one Verilator runtime built for SystemC.
@@ -168,41 +171,41 @@ else()
   set(GPUSIM_SM_RTL)
   message(STATUS "gpusim: no Verilator 5; smem.impl=rtl and the co-simulation testbench are left out")
 endif()
-gpusim_library(ccache FOLDER rtl_models/ccache SOURCES rtl_models/ccache/constant_cache.cpp DEPENDS isa cache)
+gpusim_library(ccache FOLDER rtl_models/ccache SOURCES rtl_models/ccache/ccache_keys.cpp rtl_models/ccache/constant_cache.cpp DEPENDS config isa cache)
 gpusim_library(tex FOLDER rtl_models/tex
-  SOURCES rtl_models/tex/tex_ops.cpp rtl_models/tex/texture_sampler.cpp rtl_models/tex/texture_cache.cpp
-  DEPENDS isa cache alu)
-gpusim_library(barrier FOLDER rtl_models/barrier SOURCES rtl_models/barrier/barrier_unit.cpp DEPENDS isa)
+  SOURCES rtl_models/tex/tex_keys.cpp rtl_models/tex/tex_ops.cpp rtl_models/tex/texture_sampler.cpp rtl_models/tex/texture_cache.cpp
+  DEPENDS config isa cache alu)
+gpusim_library(barrier FOLDER rtl_models/barrier SOURCES rtl_models/barrier/barrier_keys.cpp rtl_models/barrier/barrier_unit.cpp DEPENDS config isa)
 gpusim_library(clock FOLDER rtl_models/clock DEPENDS isa)
-gpusim_library(scheduler FOLDER rtl_models/scheduler SOURCES rtl_models/scheduler/warp_scheduler.cpp DEPENDS isa)
+gpusim_library(scheduler FOLDER rtl_models/scheduler SOURCES rtl_models/scheduler/scheduler_keys.cpp rtl_models/scheduler/warp_scheduler.cpp DEPENDS config isa)
 gpusim_library(ldst FOLDER rtl_models/ldst
-  SOURCES rtl_models/ldst/ldst_ops.cpp rtl_models/ldst/ldst_unit.cpp rtl_models/ldst/ldst_deferred.cpp
+  SOURCES rtl_models/ldst/ldst_keys.cpp rtl_models/ldst/ldst_ops.cpp rtl_models/ldst/ldst_unit.cpp rtl_models/ldst/ldst_deferred.cpp
           rtl_models/ldst/coalescer.cpp rtl_models/ldst/store_buffer.cpp rtl_models/ldst/stale_log.cpp
-  DEPENDS tlm_protocol isa cache trace check alu)
+  DEPENDS config tlm_protocol isa cache trace check alu)
 
 # The chip's memory system beyond the SMs.
-gpusim_library(l2 FOLDER rtl_models/l2 SOURCES rtl_models/l2/l2_cache.cpp rtl_models/l2/atomic_unit.cpp
-  DEPENDS tlm_protocol tlm_memory isa cache trace)
-gpusim_library(dram FOLDER rtl_models/dram SOURCES rtl_models/dram/dram_controller.cpp DEPENDS tlm_protocol isa trace)
+gpusim_library(l2 FOLDER rtl_models/l2 SOURCES rtl_models/l2/l2_keys.cpp rtl_models/l2/l2_cache.cpp rtl_models/l2/atomic_unit.cpp
+  DEPENDS config tlm_protocol tlm_memory isa cache trace)
+gpusim_library(dram FOLDER rtl_models/dram SOURCES rtl_models/dram/dram_keys.cpp rtl_models/dram/dram_controller.cpp DEPENDS config tlm_protocol isa trace)
 
 # The SM composes the units.
 gpusim_library(sm FOLDER rtl_models/sm
-  SOURCES rtl_models/sm/operations.cpp rtl_models/sm/control_ops.cpp rtl_models/sm/call_ops.cpp
+  SOURCES rtl_models/sm/sm_keys.cpp rtl_models/sm/operations.cpp rtl_models/sm/control_ops.cpp rtl_models/sm/call_ops.cpp
           rtl_models/sm/syscall_ops.cpp rtl_models/sm/warp_ops.cpp rtl_models/sm/device_printf.cpp
           rtl_models/sm/simt_stack.cpp rtl_models/sm/scoreboard_map.cpp rtl_models/sm/register_arena.cpp
           rtl_models/sm/sm_core.cpp rtl_models/sm/sm_timing.cpp rtl_models/sm/sm_timing_memory.cpp rtl_models/sm/sm.cpp
-  DEPENDS tlm_protocol tlm_memory isa trace check alu sfu video smem ${GPUSIM_SM_RTL} ccache tex barrier clock scheduler ldst)
+  DEPENDS config tlm_protocol tlm_memory isa trace check alu sfu video smem ${GPUSIM_SM_RTL} ccache tex barrier clock scheduler ldst)
 if(GPUSIM_RTL)
   gpusim_library_definitions(sm GPUSIM_HAVE_RTL=1)
 endif()
 
 # The chip.
 gpusim_library(gpu FOLDER rtl_models/gpu
-  SOURCES rtl_models/gpu/gpu_config.cpp rtl_models/gpu/front_end.cpp rtl_models/gpu/gpu.cpp
+  SOURCES rtl_models/gpu/gpu_keys.cpp rtl_models/gpu/config_outline.cpp rtl_models/gpu/config_reference.cpp rtl_models/gpu/gpu_config.cpp rtl_models/gpu/front_end.cpp rtl_models/gpu/gpu.cpp
           rtl_models/gpu/compute_engine.cpp rtl_models/gpu/sm_cluster.cpp rtl_models/gpu/sm_cluster_overlap.cpp
           rtl_models/gpu/host_threads.cpp rtl_models/gpu/kernel_profile.cpp rtl_models/gpu/progress_meter.cpp
           rtl_models/gpu/command_processor.cpp rtl_models/gpu/device_runtime.cpp rtl_models/gpu/launch_limits.cpp
-  DEPENDS tlm_protocol tlm_memory tlm_pcie tlm_dma tlm_interconnect isa trace check scheduler ldst l2 dram sm
+  DEPENDS config tlm_protocol tlm_memory tlm_pcie tlm_dma tlm_interconnect isa trace check scheduler ldst l2 dram sm
   LIBS Threads::Threads)
 gpusim_library_definitions(gpu GPUSIM_CONFIG_DIR="${CMAKE_SOURCE_DIR}/rtl_models/configs")
 

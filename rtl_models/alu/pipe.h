@@ -14,11 +14,17 @@
 
 namespace gpusim {
 
+template <class T>
+class ConfigSection;
+
 struct PipeConfig {
     uint32_t lanes = 32;            // operations the pipe accepts per cycle (one instance)
     bool per_scheduler = false;     // one instance per warp scheduler (Fermi's 16-lane halves) or one shared
     bool exclusive = false;         // no other scheduler issues in the cycle this pipe accepts a warp (Fermi fp64)
 };
+
+// The keys pipes.<pipe>.* (pipe_keys.cpp).
+void declare_keys(ConfigSection<PipeConfig>& s);
 
 class Pipe : public UnitModule {
 public:

@@ -11,6 +11,16 @@
 
 namespace gpusim {
 
+template <class T>
+class ConfigSection;
+
+struct BarrierConfig {
+    uint32_t release_latency = 20;   // cycles from the last arrival until the waiting warps may issue
+};
+
+// The keys barrier.* (barrier_keys.cpp).
+void declare_keys(ConfigSection<BarrierConfig>& s);
+
 class BarrierUnit : public UnitModule {
 public:
     static constexpr uint32_t kBarriers = 16;

@@ -7,9 +7,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gpusim {
+
+template <class T>
+class ConfigSection;
 
 struct CacheConfig {
     uint32_t bytes = 0;              // 0: no cache
@@ -18,6 +22,10 @@ struct CacheConfig {
     uint32_t latency = 0;            // hit latency, cycles
     uint32_t mshrs = 0;              // line misses in flight at once (0: not limited; the L1 only)
 };
+
+// Declares a cache's bytes, line_bytes, ways and latency under the section's prefix; `what` names
+// the cache in their meanings ("the SM's constant cache").
+void declare_keys(ConfigSection<CacheConfig>& s, const std::string& what);
 
 class TagCache {
 public:

@@ -17,6 +17,9 @@ struct ConstantCacheConfig {
     uint32_t pass_cycles = 2;        // cycles each further distinct address adds
 };
 
+// The keys ccache.* (ccache_keys.cpp).
+void declare_keys(ConfigSection<ConstantCacheConfig>& s);
+
 class ConstantCache : public UnitModule {
 public:
     ConstantCache(const sc_core::sc_module_name& name, const ConstantCacheConfig& cfg);

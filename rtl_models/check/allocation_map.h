@@ -13,6 +13,17 @@
 namespace gpusim {
 
 struct AccessFault;
+template <class T>
+class ConfigSection;
+
+// What the checks do (docs/checks.md): filled from sim.memcheck, sim.racecheck and
+// sim.racecheck_shadow_mib (check_keys.cpp).
+struct CheckConfig {
+    bool memcheck = false;                  // global accesses checked against exact allocation bounds
+    bool racecheck = false;                 // shared and global races reported
+    uint64_t racecheck_shadow_mib = 4096;   // host memory for the global shadow
+};
+void declare_keys(ConfigSection<CheckConfig>& s);
 
 class AllocationMap {
 public:

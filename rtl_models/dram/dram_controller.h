@@ -22,6 +22,9 @@
 
 namespace gpusim {
 
+template <class T>
+class ConfigSection;
+
 struct DramConfig {
     uint32_t latency = 400;            // cycles beyond the L2 (or beyond the SM when there is no L2)
     uint32_t channels = 6;             // memory controllers, each with its share of the bandwidth
@@ -32,6 +35,9 @@ struct DramConfig {
     double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
     uint64_t quantum_cycles = 10000;   // sim.quantum_cycles: how far apart in time requests may arrive
 };
+
+// The keys dram.* and sim.dram_window_cycles (dram_keys.cpp); the section's prefix is empty.
+void declare_keys(ConfigSection<DramConfig>& s);
 
 class DramController : public UnitModule {
 public:

@@ -67,7 +67,7 @@ void ComputeEngine::run_grid() {
     const bool waveform = std::any_of(m_sms.begin(), m_sms.end(), [](Sm* sm) { return sm->core().records_signals(); });
     // The relaxed memory model draws its reorderings in a fixed order, from sim.memory_seed: it too
     // keeps them on one thread, so that a run is reproducible.
-    m_cluster->run(m_launch, m_dispatcher, m_racecheck != nullptr || traced || waveform || m_cfg.sm.relaxed);
+    m_cluster->run(m_launch, m_dispatcher, m_racecheck != nullptr || traced || waveform || m_cfg.sm.stores.enabled);
     m_result.end = sc_core::sc_time_stamp();
     m_grid_signal.set_now(0);
     m_result.cycles = uint64_t((m_result.end - m_result.start) / sc_core::sc_time(m_cfg.cycle_ns(), sc_core::SC_NS) + 0.5);

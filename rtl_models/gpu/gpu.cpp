@@ -32,11 +32,11 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
         m_l2->set_managed(m_managed.get());
     }
     m_device_runtime = std::make_unique<DeviceRuntime>(*m_dram, m_cfg.malloc_heap_bytes);
-    if (m_cfg.sm.racecheck) m_racecheck = std::make_unique<RaceCheck>(std::cerr, &m_allocations, m_cfg.sm.racecheck_shadow_mib << 20);
+    if (m_cfg.sm.checks.racecheck) m_racecheck = std::make_unique<RaceCheck>(std::cerr, &m_allocations, m_cfg.sm.checks.racecheck_shadow_mib << 20);
     for (uint32_t k = 0; k < m_cfg.num_sms; ++k) {
         m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, m_l2 ? &m_l2->in : nullptr));
         m_sms.back()->core().set_services(m_device_runtime.get());
-        m_sms.back()->core().set_checks(&m_allocations, m_cfg.sm.memcheck, m_racecheck.get());
+        m_sms.back()->core().set_checks(&m_allocations, m_cfg.sm.checks.memcheck, m_racecheck.get());
     }
     m_front = std::make_unique<FrontEnd>("front_end", *m_dram, m_cfg.pcie.copy_engines);
     m_compute = std::make_unique<ComputeEngine>("compute_engine", m_cfg, m_programs, m_sms, m_racecheck.get());

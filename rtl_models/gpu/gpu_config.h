@@ -1,5 +1,7 @@
 // The typed GPU configuration: loaded from one JSON file per generation (rtl_models/configs/),
-// validated once, every key known; `--set key=value` overrides any parameter.
+// which may derive from another ("base") and state only what differs, validated once against the
+// keys the units declare (gpu/config_outline.h), every key known; `--set key=value` overrides any
+// parameter. docs/config.md is the reference, as `gpusim config --doc` prints it.
 #pragma once
 
 #include <array>
@@ -65,7 +67,8 @@ struct GpuConfig {
     PcieConfig pcie;
     uint32_t quantum_cycles = 10000;
     uint32_t threads = 0;            // host threads for functional mode's SMs (SmCluster); 0: one per core
-    nlohmann::json effective;        // the resolved config, written next to the stats
+    nlohmann::json effective;        // the resolved config (base, overrides and defaults applied), written next to the stats
+    nlohmann::json sources;          // where each value comes from: {"key or key prefix": "text"}, base's included
 
     double cycle_ns() const { return 1000.0 / core_clock_mhz; }
     // The host threads a run uses: sim.threads, or the host's cores when 0.
@@ -86,5 +89,8 @@ std::vector<std::pair<std::string, std::string>> parse_overrides(const std::vect
 
 // Directory holding the bundled configs (set at build time, overridable by GPUSIM_CONFIG_DIR).
 std::string config_dir();
+
+// The names of the bundled configs, by compute capability (tesla-g80 ... hopper-h100).
+std::vector<std::string> bundled_configs();
 
 } // namespace gpusim

@@ -8,6 +8,8 @@
 namespace gpusim {
 
 struct OpSpec;
+template <class T>
+class ConfigSection;
 
 enum class OpClass : uint8_t {
     IntAdd,        // add, sub, min, max, compare, select, logic, mov (32-bit)
@@ -57,6 +59,9 @@ struct OpTiming {
     uint32_t interval_milli = 1000; // initiation interval per lane, in thousandths of a cycle
     uint32_t latency = 1;           // cycles from issue until a dependent instruction may issue
 };
+
+// The keys ops.<class>.pipe, .interval and .latency of one class (op_class_keys.cpp).
+void declare_keys(ConfigSection<OpTiming>& s);
 
 // The config key of a class ("int_add", "sfu_trig" ...).
 const char* op_class_name(OpClass c);

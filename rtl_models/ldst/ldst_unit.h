@@ -26,6 +26,9 @@
 
 namespace gpusim {
 
+template <class T>
+class ConfigSection;
+
 struct LdstConfig {
     std::string coalescing = "cc20";   // cc10, cc12, cc20, cc35 (docs/config.md)
     CacheConfig l1;                    // per SM, global loads (when cached) and local memory
@@ -36,6 +39,10 @@ struct LdstConfig {
     uint32_t min_request_latency = 0;
     double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
 };
+
+// The keys memory.coalescing, memory.transaction_cycles and l1.* (ldst_keys.cpp); the section's
+// prefix is empty.
+void declare_keys(ConfigSection<LdstConfig>& s);
 
 class LdstUnit : public UnitModule {
 public:

@@ -24,13 +24,20 @@
 
 namespace gpusim {
 
+template <class T>
+class ConfigSection;
+
 struct StoreBufferConfig {
+    bool enabled = false;         // sim.memory_model == "relaxed": global stores through a store buffer
     uint32_t entries = 64;        // sim.store_buffer_entries: stores held at most
     uint32_t max_delay = 1000;    // sim.store_max_delay: cycles a store may stay buffered at most
-    uint32_t stale_entries = 256; // sim.invalidation_entries: replaced values the chip remembers
+    uint32_t stale_entries = 64;  // sim.invalidation_entries: replaced values the chip remembers
     uint32_t load_max_delay = 1000;   // sim.load_max_delay: cycles another SM's store may stay unseen
     uint64_t seed = 1;            // sim.memory_seed
 };
+
+// The relaxed memory model's keys sim.memory_model, sim.memory_seed, sim.store_* ... (ldst_keys.cpp).
+void declare_keys(ConfigSection<StoreBufferConfig>& s);
 
 class StoreBuffer {
 public:

@@ -12,6 +12,9 @@
 
 namespace gpusim {
 
+template <class T>
+class ConfigSection;
+
 struct SchedulerConfig {
     std::string policy = "gto";      // lrr, gto, two_level
     uint32_t dispatch = 1;           // warp instructions one scheduler issues per cycle
@@ -19,6 +22,9 @@ struct SchedulerConfig {
     uint32_t active_warps = 8;       // two_level: size of the active set
     uint32_t long_latency_cycles = 200;   // two_level: a memory access slower than this leaves the active set
 };
+
+// The keys scheduler.* (scheduler_keys.cpp).
+void declare_keys(ConfigSection<SchedulerConfig>& s);
 
 // Candidate warps in priority order: `first` when there is one, then warps[(start + k) % count]
 // for k = 0, 1, ... The first warp (GTO's greedy one) is also among `warps`, where the consumer

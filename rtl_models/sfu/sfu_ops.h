@@ -6,6 +6,16 @@
 
 namespace gpusim {
 
+template <class T>
+class ConfigSection;
+
+struct SfuConfig {
+    bool ideal = false;   // sfu.approx == "ideal": correctly rounded, not the GPU's bits
+};
+
+// The key sfu.approx (sfu_keys.cpp).
+void declare_keys(ConfigSection<SfuConfig>& s);
+
 void register_sfu_ops(OpRegistry& r);
 OpChoice select_sfu_op(const OpSpec& s);
 

@@ -1,9 +1,12 @@
-// The SM parameters the functional core needs; filled from the GPU config file.
+// The SM parameters: its own (residency, schedulers, the watchdog) and those of the units it
+// composes; filled from the GPU config file (docs/config.md).
 #pragma once
 
 #include <cstdint>
 
+#include "check/allocation_map.h"
 #include "ldst/store_buffer.h"
+#include "sfu/sfu_ops.h"
 #include "sm/timing_config.h"
 
 namespace gpusim {
@@ -20,13 +23,18 @@ struct SmConfig {
     uint32_t warp_slice = 64;            // instructions a warp runs before the next warp's turn
     uint64_t max_cycles = 0;             // sim.max_cycles: the watchdog's limit per launch, 0 for none
     double timeout_seconds = 0;          // sim.timeout_seconds: host seconds per launch, 0 for none
-    bool sfu_ideal = false;              // sfu.approx == "ideal": correctly rounded, not the GPU's bits
-    bool memcheck = false;               // sim.memcheck: global accesses checked against exact allocation bounds
-    bool racecheck = false;              // sim.racecheck: shared and global races reported
-    uint64_t racecheck_shadow_mib = 4096;   // sim.racecheck_shadow_mib: host memory for the global shadow
-    bool relaxed = false;                // sim.memory_model == "relaxed": global stores through a store buffer
-    StoreBufferConfig stores;            // sim.memory_seed, sim.store_*: the relaxed model's store buffer
+    SfuConfig sfu;                       // sfu.approx
+    CheckConfig checks;                  // sim.memcheck, sim.racecheck ...
+    StoreBufferConfig stores;            // sim.memory_model, sim.memory_seed, sim.store_*: the relaxed model
     TimingConfig timing;                 // timing mode: units, pipes, latencies
 };
+
+// The keys sm.* (sm_keys.cpp).
+void declare_keys(ConfigSection<SmConfig>& s);
+// The keys of how the SM runs: sim.mode, sim.skip_idle_cycles, sim.warp_slice, sim.max_cycles
+// and sim.timeout_seconds (sm_keys.cpp).
+void declare_run_keys(ConfigSection<SmConfig>& s);
+// A check of smem.impl "rtl" against what this build and the RTL twin offer.
+void check_bank_arbiter(const SharedMemoryConfig& c, std::vector<std::string>& problems);
 
 } // namespace gpusim

@@ -17,13 +17,13 @@
 namespace gpusim {
 
 SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, MemoryRequestTarget* l2)
-    : m_cfg(cfg), m_smid(smid), m_mem(memory), m_barrier(unit_name("barrier"), cfg.timing.barrier_latency),
+    : m_cfg(cfg), m_smid(smid), m_mem(memory), m_barrier(unit_name("barrier"), cfg.timing.barrier.release_latency),
       m_clock(unit_name("clock")) {
     m_ctx.gmem = &m_mem;
     m_ctx.smid = smid;
     m_ctx.pm_events = m_clock.pm_events();
-    m_ctx.sfu_ideal = cfg.sfu_ideal;
-    if (cfg.relaxed) {
+    m_ctx.sfu_ideal = cfg.sfu.ideal;
+    if (cfg.stores.enabled) {
         m_stores = std::make_unique<StoreBuffer>(cfg.stores, smid, m_mem);
         m_ctx.stores = m_stores.get();
     }

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "alu/pipe.h"
+#include "barrier/barrier_unit.h"
 #include "ccache/constant_cache.h"
 #include "isa/op_class.h"
 #include "ldst/ldst_unit.h"
@@ -25,7 +26,7 @@ struct TimingConfig {
     ConstantCacheConfig ccache;
     TextureCacheConfig tex;
     LdstConfig ldst;
-    uint32_t barrier_latency = 20;     // cycles from the last arrival until the waiting warps may issue
+    BarrierConfig barrier;
 };
 
 } // namespace gpusim

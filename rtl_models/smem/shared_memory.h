@@ -18,6 +18,9 @@
 
 namespace gpusim {
 
+template <class T>
+class ConfigSection;
+
 struct SharedMemoryConfig {
     uint32_t banks = 32;
     uint32_t interleave_bytes = 4;   // bytes mapped to one bank before the next
@@ -30,6 +33,9 @@ struct SharedMemoryConfig {
     std::string impl = "systemc";    // "rtl": the verilated bank arbiter finds the passes (docs/rtl.md)
     std::string rtl_vcd;             // with impl "rtl": SM 0's arbiter signals to this VCD file
 };
+
+// The keys smem.* (smem_keys.cpp).
+void declare_keys(ConfigSection<SharedMemoryConfig>& s);
 
 // A bank arbiter the unit hands its accesses to instead of its own rules: the verilated RTL twin
 // (rtl_models/rtl/bank_arbiter_rtl.h) where smem.impl is "rtl". Addresses are 32-bit, lanes

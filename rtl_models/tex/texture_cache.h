@@ -16,6 +16,9 @@ struct TextureCacheConfig {
     uint32_t pass_cycles = 2;        // cycles each further distinct line of a warp instruction adds
 };
 
+// The keys tex.* (tex_keys.cpp).
+void declare_keys(ConfigSection<TextureCacheConfig>& s);
+
 class TextureCache : public UnitModule {
 public:
     TextureCache(const sc_core::sc_module_name& name, const TextureCacheConfig& cfg);

@@ -17,6 +17,7 @@
 #include <systemc>
 
 #include "cli/bench_table.h"
+#include "cli/config_command.h"
 #include "cli/junit.h"
 #include "cli/microbench.h"
 #include "cli/run_slurm.h"
@@ -466,6 +467,12 @@ int sc_main(int argc, char** argv) {
     sw->add_flag("!--no-wait", so.wait, "with --slurm: return once the array is submitted (gather later with --collect)");
     sw->add_option("--collect", so.collect, "wait for the array submitted from this results folder and write its results")
         ->check(CLI::ExistingDirectory);
+    CLI::App* cfg = app.add_subcommand("config", "print the config reference (--doc) or a config as the model resolves it (--show NAME)");
+    bool cfg_doc = false;
+    std::string cfg_show;
+    cfg->add_flag("--doc", cfg_doc, "the reference of every config key (docs/config.md)");
+    cfg->add_option("--show", cfg_show, "a config name or JSON file: its resolved values and sources, as JSON");
+    cfg->add_option("--set", o.sets, "override a config parameter of --show (repeatable)");
     CLI::App* chk = app.add_subcommand("check", "list the instructions of PTX modules that the model cannot execute");
     chk->add_option("ptx", ptx_files, "PTX files")->required()->check(CLI::ExistingFile);
 
@@ -476,6 +483,7 @@ int sc_main(int argc, char** argv) {
     }
     try {
         if (chk->parsed()) return check(ptx_files);
+        if (cfg->parsed()) return config_command(cfg_doc, cfg_show, o.sets);
         if (sw->parsed()) {
             if (so.spec.empty() == so.collect.empty()) throw std::runtime_error("gpusim sweep: give a spec, or --collect DIR");
             if (!so.collect.empty() && so.slurm) throw std::runtime_error("gpusim sweep: --collect gathers an array; it submits none");

@@ -268,7 +268,7 @@ BOOST_AUTO_TEST_CASE(config_chooses_hardware_or_ideal) {
     ret;
 })";
     SmConfig hw, ideal;
-    ideal.sfu_ideal = true;
+    ideal.sfu.ideal = true;
     const test::TestMemory a = test::run_kernel(body, 1, 1, nullptr, hw);
     const test::TestMemory b = test::run_kernel(body, 1, 1, nullptr, ideal);
     BOOST_TEST(a.u32(0) == approx::lg2(0x3FC00000u, false));
