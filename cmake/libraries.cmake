@@ -95,7 +95,7 @@ gpusim_library(tlm_interconnect FOLDER tlm/interconnect SOURCES tlm/interconnect
 gpusim_library(config FOLDER rtl_models/config SOURCES rtl_models/config/config_schema.cpp rtl_models/config/config_reference.cpp LIBS ${GPUSIM_BASE_LIBS})
 
 # rtl_models/isa: the base room, what every unit shares; it includes nothing above it.
-gpusim_library(isa FOLDER rtl_models/isa SOURCES rtl_models/isa/op_class_keys.cpp rtl_models/isa/op_class.cpp rtl_models/isa/op_registry.cpp
+gpusim_library(isa FOLDER rtl_models/isa SOURCES rtl_models/isa/op_class_keys.cpp rtl_models/isa/op_class.cpp rtl_models/isa/op_registry.cpp rtl_models/isa/reports.cpp
   LIBS ${GPUSIM_BASE_LIBS} DEPENDS config)
 gpusim_library(cache FOLDER rtl_models/cache SOURCES rtl_models/cache/cache_keys.cpp rtl_models/cache/tag_cache.cpp DEPENDS config)
 gpusim_library(trace FOLDER rtl_models/trace SOURCES rtl_models/trace/trace_recorder.cpp rtl_models/trace/vcd_recorder.cpp
@@ -221,5 +221,5 @@ gpusim_library(runtime FOLDER sw/runtime
   SOURCES sw/runtime/platform.cpp sw/runtime/runtime.cpp sw/runtime/runtime_streams.cpp
           sw/runtime/runtime_host_functions.cpp sw/runtime/runtime_managed.cpp sw/runtime/managed_heap.cpp
           sw/runtime/stats_window.cpp sw/runtime/profile_summary.cpp sw/runtime/manifest.cpp sw/runtime/texture_spec.cpp
-          sw/runtime/compare.cpp
+          sw/runtime/compare.cpp sw/runtime/console_reports.cpp
   DEPENDS tlm_protocol tlm_memory isa trace check tex sm gpu ptx loader)

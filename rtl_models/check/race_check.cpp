@@ -4,6 +4,7 @@
 
 #include "check/allocation_map.h"
 #include "isa/isa.h"
+#include "isa/reports.h"
 
 namespace gpusim {
 
@@ -123,9 +124,10 @@ RaceCheck::Cell* RaceCheck::global_cell(uint64_t addr) {
     if (it == m_global.end()) {
         if (m_global.size() >= m_shadow_pages) {
             if (!m_shadow_full)
-                m_out << fmt::format("racecheck: the global shadow is full ({} MiB of host memory, sim.racecheck_shadow_mib); "
-                                     "global memory first touched from here on is not checked\n",
-                                     (m_shadow_pages * kShadowPageBytes) >> 20) << std::flush;
+                reports::post(sc_core::SC_WARNING, reports::kRacecheck,
+                              fmt::format("racecheck: the global shadow is full ({} MiB of host memory, sim.racecheck_shadow_mib); "
+                                          "global memory first touched from here on is not checked",
+                                          (m_shadow_pages * kShadowPageBytes) >> 20));
             m_shadow_full = true;
             return nullptr;
         }
@@ -186,10 +188,10 @@ void RaceCheck::report(bool global, const Site& earlier, const Site& now, uint64
         where = fmt::format("shared-memory {} hazard in kernel '{}', block {}: {} bytes at shared address 0x{:x}", hazard,
                             m_launch.kernel->name, coords(block, m_launch.grid), size, addr);
     }
-    const std::string text = fmt::format("racecheck: {}\n  {}\n  {}\n  {}\n", where, site_text(global, earlier), site_text(global, now),
+    const std::string text = fmt::format("racecheck: {}\n  {}\n  {}\n  {}", where, site_text(global, earlier), site_text(global, now),
                                          global ? "the blocks do not synchronise: no fence of gpu scope after the first access"
                                                 : "no barrier between them");
-    m_out << text << std::flush;
+    reports::post(sc_core::SC_WARNING, reports::kRacecheck, text);
     if (m_reports.size() < kMaxKept) m_reports.push_back(text);
 }
 

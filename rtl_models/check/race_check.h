@@ -15,13 +15,13 @@
 // loop that reads the old value plainly is correct. Two plain writes of which the later leaves the
 // bytes unchanged (every block setting a flag to true) are benign and not reported.
 //
-// Reports go to an output stream as they are found, one per kernel, kind of hazard and pair of
-// instructions. docs/checks.md describes the rules and their limits.
+// Reports are SystemC warnings of type gpusim/racecheck (isa/reports.h), posted as they are found,
+// one per kernel, kind of hazard and pair of instructions. docs/checks.md describes the rules and
+// their limits.
 #pragma once
 
 #include <cstdint>
 #include <memory>
-#include <ostream>
 #include <set>
 #include <string>
 #include <tuple>
@@ -47,8 +47,8 @@ public:
 
     // `shadow_bytes` bounds the host memory of the global shadow (sim.racecheck_shadow_mib): past
     // it, global memory not yet shadowed is no longer checked, and one warning says so.
-    explicit RaceCheck(std::ostream& out, const AllocationMap* allocations = nullptr, uint64_t shadow_bytes = UINT64_MAX)
-        : m_out(out), m_allocations(allocations), m_shadow_pages(shadow_bytes / kShadowPageBytes) {}
+    explicit RaceCheck(const AllocationMap* allocations = nullptr, uint64_t shadow_bytes = UINT64_MAX)
+        : m_allocations(allocations), m_shadow_pages(shadow_bytes / kShadowPageBytes) {}
 
     void begin_launch(const LaunchInfo& launch);
     void begin_cta(uint32_t sm, uint32_t slot, uint64_t block, uint32_t shared_bytes);
@@ -61,7 +61,7 @@ public:
     const std::vector<std::string>& reports() const { return m_reports; }   // the first kMaxKept
 
 private:
-    static constexpr size_t kMaxKept = 64;       // reports kept for reports(); all are printed
+    static constexpr size_t kMaxKept = 64;       // reports kept for reports(); all are posted
     static constexpr uint32_t kPageBits = 12;    // global shadow pages of 4 KiB
 
     struct Site {
@@ -87,7 +87,6 @@ private:
         std::vector<Cell> shared;
     };
 
-    std::ostream& m_out;
     const AllocationMap* m_allocations;
     LaunchInfo m_launch;
     std::vector<std::vector<BlockState>> m_blocks;                    // by SM, then slot

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "isa/reports.h"
+
 namespace gpusim {
 
 CommandProcessor::CommandProcessor(const sc_core::sc_module_name& name, const GpuConfig& cfg,
@@ -73,8 +75,10 @@ void CommandProcessor::collect() {
         if (!m_copy_busy.empty()) m_copy_busy[e].set_now(0);
         if (m_trace) trace_command(ch, int(e));
         if (m_copy[e]->error()) {
-            set_fault(reg::kFaultDma, fmt::format("copy engine {}: address 0x{:x} is outside device memory and the "
-                                                  "host's registered memory", e, m_copy[e]->error_address()));
+            const std::string what = fmt::format("copy engine {}: address 0x{:x} is outside device memory and the "
+                                                  "host's registered memory", e, m_copy[e]->error_address());
+            reports::post(sc_core::SC_ERROR, reports::kDma, what);
+            set_fault(reg::kFaultDma, what);
             m_copy[e]->clear_error();
         }
         complete(ch);

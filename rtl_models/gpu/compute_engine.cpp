@@ -4,6 +4,7 @@
 
 #include "check/race_check.h"
 #include "gpu/launch_limits.h"
+#include "isa/reports.h"
 
 #include <fmt/format.h>
 
@@ -20,6 +21,19 @@ reg::FaultCode code_of(FaultKind k) {
     case FaultKind::Exec: break;
     }
     return reg::kFaultExec;
+}
+
+// The unit whose report a fault is.
+const char* report_type(FaultKind k) {
+    switch (k) {
+    case FaultKind::Memory:
+    case FaultKind::Misaligned: return reports::kLdst;
+    case FaultKind::Timeout: return reports::kWatchdog;
+    case FaultKind::Assert:
+    case FaultKind::Trap:
+    case FaultKind::Exec: break;
+    }
+    return reports::kSm;
 }
 } // namespace
 
@@ -77,9 +91,11 @@ void ComputeEngine::run_grid() {
         m_result.thread_instructions += now.thread_instructions - before[k].thread_instructions;
         for (int e = 0; e < kPmCounters; ++e) m_result.pm_events[e] += now.pm_events[e] - before[k].pm_events[e];
     }
+    reports::deliver();
     if (m_dispatcher.aborted()) {
         m_fault = m_dispatcher.fault();
         m_code = code_of(m_dispatcher.fault_kind());
+        reports::post(sc_core::SC_ERROR, report_type(m_dispatcher.fault_kind()), m_fault);
     }
     if (m_report) record_profile(counters_before);
     if (m_progress) m_progress->clear();   // the host code may print next
@@ -134,6 +150,7 @@ void ComputeEngine::thread() {
         if (std::string err = validate(); !err.empty()) {
             m_fault = "launch rejected: " + err;
             m_code = reg::kFaultLaunchRejected;
+            reports::post(sc_core::SC_ERROR, reports::kComputeEngine, m_fault);
         } else {
             m_launch = LaunchInfo{};
             m_launch.kernel = m_programs.get(m_request.kernel);

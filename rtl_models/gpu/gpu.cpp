@@ -1,12 +1,12 @@
 #include "gpu/gpu.h"
 
 #include <chrono>
-#include <iostream>
 
 #include <fmt/format.h>
 
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include "isa/reports.h"
 #include "protocol/memory_map.h"
 
 namespace gpusim {
@@ -15,6 +15,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     : sc_module(name), regs("regs"), host_mem("host_mem"), irq("irq"), m_cfg(cfg) {
     const sc_core::sc_time cycle(m_cfg.cycle_ns(), sc_core::SC_NS);
     tlm_utils::tlm_quantumkeeper::set_global_quantum(cycle * double(m_cfg.quantum_cycles));
+    reports::set_error_actions();
 
     m_xbar = std::make_unique<Router>("xbar");
     m_dram = std::make_unique<MemoryTarget>("dram", true, sc_core::sc_time(m_cfg.memory_latency_ns, sc_core::SC_NS));
@@ -32,7 +33,7 @@ Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
         m_l2->set_managed(m_managed.get());
     }
     m_device_runtime = std::make_unique<DeviceRuntime>(*m_dram, m_cfg.malloc_heap_bytes);
-    if (m_cfg.sm.checks.racecheck) m_racecheck = std::make_unique<RaceCheck>(std::cerr, &m_allocations, m_cfg.sm.checks.racecheck_shadow_mib << 20);
+    if (m_cfg.sm.checks.racecheck) m_racecheck = std::make_unique<RaceCheck>(&m_allocations, m_cfg.sm.checks.racecheck_shadow_mib << 20);
     for (uint32_t k = 0; k < m_cfg.num_sms; ++k) {
         m_sms.push_back(new Sm(sc_core::sc_gen_unique_name("sm"), m_cfg.sm, k, m_l2 ? &m_l2->in : nullptr));
         m_sms.back()->core().set_services(m_device_runtime.get());

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "isa/reports.h"
+
 namespace gpusim {
 
 HostThreads::HostThreads(uint32_t threads) : m_lists(std::max(threads, 1u)) {
@@ -110,6 +112,7 @@ void HostThreads::take_jobs(size_t id) {
 }
 
 void HostThreads::work(size_t id) {
+    reports::mark_worker_thread();
     uint64_t seen = 0;
     for (;;) {
         if (!spin_until([&] { return m_generation.load() != seen; })) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "isa/reports.h"
+
 namespace gpusim {
 
 SmCluster::SmCluster(std::vector<Sm*>& sms, uint32_t threads, uint64_t quantum_cycles, uint32_t schedulers, sc_core::sc_time cycle,
@@ -111,6 +113,7 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
         uint64_t advance = 0;
         for (size_t k = 0; k < m_sms.size(); ++k) advance = std::max(advance, m_sms[k]->core().cycles() - m_turns[k].start_cycle);
         sc_core::wait(m_cycle * double(advance));
+        reports::deliver();   // what the SMs posted on worker threads
         elapsed += advance;
         for (Sm* sm : m_sms) sm->trace_after_step();
         if (m_progress) m_progress->tick();

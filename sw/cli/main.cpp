@@ -24,6 +24,7 @@
 #include "cli/sweep.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
+#include "runtime/console_reports.h"
 #include "runtime/manifest.h"
 #include "runtime/profile_summary.h"
 
@@ -409,6 +410,7 @@ std::vector<std::string> default_bench() {
 } // namespace
 
 int sc_main(int argc, char** argv) {
+    use_console_reports();
     CLI::App app{"gpusim: a SystemC/TLM-2.0 model of a Fermi-class GPU that runs PTX kernels"};
     app.require_subcommand(1);
     Options o;

@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "cudart/fatbinary.h"
+#include "runtime/console_reports.h"
 #include "runtime/profile_summary.h"
 
 namespace gpusim::cudart {
@@ -110,6 +111,7 @@ Context& Context::get() {
 Runtime& Context::rt() {
     if (m_rt) return *m_rt;
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);   // keep the program's stdout its own
+    use_console_reports();
     std::vector<std::string> sets = split_sets(env("GPUSIM_SET"));
     if (std::string mode = env("GPUSIM_MODE"); !mode.empty()) sets.push_back("sim.mode=" + mode);
     if (std::string threads = env("GPUSIM_THREADS"); !threads.empty()) sets.insert(sets.begin(), "sim.threads=" + threads);

@@ -4,13 +4,38 @@
 #define BOOST_TEST_MODULE check
 #include <boost/test/unit_test.hpp>
 
-#include <sstream>
+#include <string>
+#include <vector>
 
 #include "check/allocation_map.h"
 #include "check/race_check.h"
 #include "isa/memory_view.h"
+#include "isa/reports.h"
 
 using namespace gpusim;
+
+namespace {
+
+// The reports the race detector posts (SystemC reports of type gpusim/racecheck), in order.
+std::vector<std::string> g_posted;
+void capture(const sc_core::sc_report& r, const sc_core::sc_actions&) {
+    BOOST_TEST(r.get_msg_type() == std::string(reports::kRacecheck));
+    BOOST_TEST(r.get_severity() == sc_core::SC_WARNING);
+    g_posted.push_back(r.get_msg());
+}
+// What was posted since the last call, as one text.
+std::string posted() {
+    std::string all;
+    for (const std::string& t : g_posted) all += t + "\n";
+    g_posted.clear();
+    return all;
+}
+struct CaptureReports {
+    CaptureReports() { sc_core::sc_report_handler::set_handler(capture); }
+};
+BOOST_GLOBAL_FIXTURE(CaptureReports);
+
+} // namespace
 
 BOOST_AUTO_TEST_CASE(an_address_is_named_by_the_nearest_allocation) {
     AllocationMap m;
@@ -69,8 +94,7 @@ RaceCheck::Access read_by(uint32_t thread, uint32_t pc = 1) { return {thread, pc
 } // namespace
 
 BOOST_AUTO_TEST_CASE(shared_accesses_of_two_warps_race_until_a_barrier) {
-    std::ostringstream out;
-    RaceCheck rc(out);
+    RaceCheck rc;
     rc.begin_launch(two_blocks());
     rc.begin_cta(0, 0, 0, 256);
     rc.shared_access(0, 0, write_by(0), 0x10, 4);
@@ -78,9 +102,10 @@ BOOST_AUTO_TEST_CASE(shared_accesses_of_two_warps_race_until_a_barrier) {
     BOOST_TEST(rc.hazards() == 0u);
     rc.shared_access(0, 0, read_by(40), 0x10, 4);       // warp 1 reads what warp 0 wrote
     BOOST_TEST(rc.hazards() == 1u);
-    BOOST_TEST(out.str().find("racecheck: shared-memory read-after-write hazard in kernel 'k', block (0,0,0): 4 bytes at shared address 0x10") == 0u);
-    BOOST_TEST(out.str().find("'st.shared.u32' at k.ptx:10") != std::string::npos);
-    BOOST_TEST(out.str().find("no barrier between them") != std::string::npos);
+    const std::string text = posted();
+    BOOST_TEST(text.find("racecheck: shared-memory read-after-write hazard in kernel 'k', block (0,0,0): 4 bytes at shared address 0x10") == 0u);
+    BOOST_TEST(text.find("'st.shared.u32' at k.ptx:10") != std::string::npos);
+    BOOST_TEST(text.find("no barrier between them") != std::string::npos);
     rc.shared_access(0, 0, read_by(41), 0x10, 4);       // the same pair of instructions: one report
     BOOST_TEST(rc.hazards() == 1u);
     rc.barrier(0, 0);
@@ -90,18 +115,18 @@ BOOST_AUTO_TEST_CASE(shared_accesses_of_two_warps_race_until_a_barrier) {
 }
 
 BOOST_AUTO_TEST_CASE(global_accesses_of_two_blocks_race_unless_a_fence_orders_them) {
-    std::ostringstream out;
     AllocationMap allocations;
     allocations.add(0x1000, 256, 4096, "cudaMalloc #1");
-    RaceCheck rc(out, &allocations);
+    RaceCheck rc(&allocations);
     rc.begin_launch(two_blocks());
     rc.begin_cta(0, 0, 0, 0);
     rc.begin_cta(1, 0, 1, 0);
     rc.global_access(0, 0, write_by(0), 0x1000, 4);
     rc.global_access(1, 0, read_by(0), 0x1000, 4);
     BOOST_TEST(rc.hazards() == 1u);
-    BOOST_TEST(out.str().find("global-memory read-after-write hazard in kernel 'k': 4 bytes at 0x1000 (at offset 0 of cudaMalloc #1 (256 bytes))") != std::string::npos);
-    BOOST_TEST(out.str().find("block (1,0,0) thread (0,0,0)") != std::string::npos);
+    const std::string text = posted();
+    BOOST_TEST(text.find("global-memory read-after-write hazard in kernel 'k': 4 bytes at 0x1000 (at offset 0 of cudaMalloc #1 (256 bytes))") != std::string::npos);
+    BOOST_TEST(text.find("block (1,0,0) thread (0,0,0)") != std::string::npos);
     // A fence of block 0 after its write orders it before block 1's later read.
     rc.global_access(0, 0, write_by(0), 0x1100, 4);
     rc.fence(0, 0);
@@ -115,8 +140,7 @@ BOOST_AUTO_TEST_CASE(global_accesses_of_two_blocks_race_unless_a_fence_orders_th
 }
 
 BOOST_AUTO_TEST_CASE(strong_accesses_and_writes_that_change_nothing_do_not_race) {
-    std::ostringstream out;
-    RaceCheck rc(out);
+    RaceCheck rc;
     rc.begin_launch(two_blocks());
     rc.begin_cta(0, 0, 0, 0);
     rc.begin_cta(1, 0, 1, 0);
@@ -132,17 +156,19 @@ BOOST_AUTO_TEST_CASE(strong_accesses_and_writes_that_change_nothing_do_not_race)
     rc.begin_cta(2, 0, 2, 0);
     rc.global_access(2, 0, write_by(7), 0x3000, 4);         // a write that changes the bytes does race
     BOOST_TEST(rc.hazards() == 1u);
-    BOOST_TEST(out.str().find("write-after-write") != std::string::npos);
+    const std::string text = posted();
+    BOOST_TEST(text.find("write-after-write") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(the_global_shadow_stops_at_its_limit) {
-    std::ostringstream out;
-    RaceCheck rc(out, nullptr, 1);   // room for no shadow page at all
+    RaceCheck rc(nullptr, 1);   // room for no shadow page at all
     rc.begin_launch(two_blocks());
     rc.begin_cta(0, 0, 0, 0);
     rc.begin_cta(1, 0, 1, 0);
     rc.global_access(0, 0, write_by(0), 0x1000, 4);
     rc.global_access(1, 0, read_by(0), 0x1000, 4);
     BOOST_TEST(rc.hazards() == 0u);                          // not checked: no shadow
-    BOOST_TEST(out.str().find("racecheck") != std::string::npos);   // and said so, once
+    const std::string text = posted();
+    BOOST_TEST(text.find("racecheck: the global shadow is full") == 0u);   // and said so, once
+    BOOST_TEST(text.find("full", 40) == std::string::npos);
 }
