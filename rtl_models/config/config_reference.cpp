@@ -32,19 +32,6 @@ std::string value_text(const json& v) {
     return v.dump();
 }
 
-const json* at(const json& doc, const std::string& path) {
-    const json* node = &doc;
-    size_t start = 0;
-    for (;;) {
-        const size_t dot = path.find('.', start);
-        const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-        if (!node->is_object() || !node->contains(part)) return nullptr;
-        node = &(*node)[part];
-        if (dot == std::string::npos) return node;
-        start = dot + 1;
-    }
-}
-
 // The source of `name` in a config: its own, else that of the nearest group above it; `origin`
 // receives the key or group the text is given for.
 std::string source_of(const json& sources, std::string name, std::string& origin) {
@@ -106,7 +93,7 @@ std::string plain_part(const std::vector<const ConfigKey*>& keys, const std::vec
         std::string origin, group;   // a source every config gives for one group of keys is listed once for the group
         bool one_group = true;
         for (const ConfigColumn& c : columns) {
-            const json* v = at(c.values, k->name);
+            const json* v = config_value(c.values, k->name);
             row += " " + cell(value_text(v ? *v : json())) + " |";
             texts.push_back(source_of(c.sources, k->name, origin));
             if (texts.back().empty() || origin == k->name || (!group.empty() && group != origin)) one_group = false;
@@ -144,7 +131,7 @@ std::string grouped_part(const ConfigSectionDoc& doc, const std::vector<const Co
         std::string row = fmt::format("| `{}` |", name);
         std::vector<std::string> texts;
         for (const ConfigColumn& c : columns) {
-            const json* v = at(c.values, g);
+            const json* v = config_value(c.values, g);
             row += " " + cell(v ? doc.compact(*v) : "—") + " |";
             std::string origin;
             texts.push_back(source_of(c.sources, g, origin));

@@ -36,7 +36,9 @@ bool fits(const json& v, uint64_t top) {
     return v.is_number_integer() && v.get<int64_t>() >= 0 && uint64_t(v.get<int64_t>()) <= top;
 }
 
-const json* find_path(const json& doc, const std::string& path) {
+} // namespace
+
+const json* config_value(const json& doc, const std::string& path) {
     const json* node = &doc;
     size_t start = 0;
     for (;;) {
@@ -49,7 +51,7 @@ const json* find_path(const json& doc, const std::string& path) {
     }
 }
 
-void set_path(json& doc, const std::string& path, const json& v) {
+void set_config_value(json& doc, const std::string& path, const json& v) {
     json* node = &doc;
     size_t start = 0;
     for (;;) {
@@ -62,8 +64,6 @@ void set_path(json& doc, const std::string& path, const json& v) {
         start = dot + 1;
     }
 }
-
-} // namespace
 
 const char* ConfigKey::json_kind() const {
     switch (type) {
@@ -164,14 +164,14 @@ bool ConfigSchema::is_prefix(const std::string& prefix) const {
 std::vector<std::string> ConfigSchema::fill(json& doc, void* root) const {
     std::vector<std::string> problems;
     for (const ConfigKey& k : m_keys) {
-        const json* v = find_path(doc, k.name);
+        const json* v = config_value(doc, k.name);
         if (!v) {
             if (k.required()) {
                 problems.push_back(fmt::format("missing key '{}'", k.name));
                 continue;
             }
-            set_path(doc, k.name, k.fallback);
-            v = find_path(doc, k.name);
+            set_config_value(doc, k.name, k.fallback);
+            v = config_value(doc, k.name);
         }
         std::string p = k.problem(*v);
         if (!p.empty()) problems.push_back(std::move(p));

@@ -118,17 +118,7 @@ void apply_override(json& doc, const std::string& origin, const std::string& key
                   : k->type == ConfigKey::Type::IntegerArray ? parsed.is_array()
                   : k->type == ConfigKey::Type::String ? parsed.is_string() : parsed.is_number();
     if (!ok) throw std::runtime_error(fmt::format("--set {}={}: expected a {} value", key, value, k->json_kind()));
-    json* slot = &doc;
-    size_t start = 0;
-    for (;;) {
-        const size_t dot = key.find('.', start);
-        if (dot == std::string::npos) {
-            (*slot)[key.substr(start)] = parsed;
-            return;
-        }
-        slot = &(*slot)[key.substr(start, dot - start)];
-        start = dot + 1;
-    }
+    set_config_value(doc, key, parsed);
 }
 
 // Each source names a key or a group of keys (a prefix: "ops.sfu") and is a text.

@@ -7,14 +7,13 @@
 #include <string>
 
 #include "common/memory_system.h"
+#include "common/ptx_text.h"
 #include "common/test_memory.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
 #include "sm/sm_core.h"
 
 namespace gpusim::test {
-
-inline const char* kPtxHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
 
 // `body` follows the standard header; `stats`, when given, receives the SM's counters. In timing
 // mode the SM's requests go to an L2 and device memory of `chip`.

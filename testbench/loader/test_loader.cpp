@@ -8,6 +8,7 @@
 #include <string>
 
 #include "loader/cfg.h"
+#include "common/ptx_text.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
 #include "sm/simt_stack.h"
@@ -17,17 +18,9 @@ using namespace gpusim::ptx;
 
 namespace {
 
-const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
+const char* const kHeader = test::kPtxHeader;
 
-std::string error_of(const std::string& src) {
-    try {
-        Module m = parse("t.ptx", src);
-        auto errs = loader::check_module(m);
-        return errs.empty() ? "" : errs.front().what();
-    } catch (const PtxError& e) {
-        return e.what();
-    }
-}
+std::string error_of(const std::string& src) { return test::first_error(src); }
 
 // The first entry of `body` (after the header), decoded.
 std::shared_ptr<KernelImage> decode(const std::string& body) {

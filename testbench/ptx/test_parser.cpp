@@ -2,6 +2,7 @@
 #define BOOST_TEST_MODULE ptx_parser
 #include <boost/test/unit_test.hpp>
 
+#include "common/ptx_text.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
 
@@ -10,17 +11,9 @@ using namespace gpusim::ptx;
 
 namespace {
 
-const char* kHeader = ".version 9.0\n.target sm_75\n.address_size 64\n";
+const char* const kHeader = test::kPtxHeader;
 
-std::string error_of(const std::string& src) {
-    try {
-        Module m = parse("t.ptx", src);
-        auto errs = loader::check_module(m);
-        return errs.empty() ? "" : errs.front().what();
-    } catch (const PtxError& e) {
-        return e.what();
-    }
-}
+std::string error_of(const std::string& src) { return test::first_error(src); }
 
 } // namespace
 
