@@ -51,14 +51,16 @@ const json* config_value(const json& doc, const std::string& path) {
     }
 }
 
-void set_config_value(json& doc, const std::string& path, const json& v) {
+bool set_config_value(json& doc, const std::string& path, const json& v) {
     json* node = &doc;
     size_t start = 0;
     for (;;) {
+        if (node->is_null()) *node = json::object();
+        if (!node->is_object()) return false;
         const size_t dot = path.find('.', start);
         if (dot == std::string::npos) {
             (*node)[path.substr(start)] = v;
-            return;
+            return true;
         }
         node = &(*node)[path.substr(start, dot - start)];
         start = dot + 1;
@@ -170,7 +172,10 @@ std::vector<std::string> ConfigSchema::fill(json& doc, void* root) const {
                 problems.push_back(fmt::format("missing key '{}'", k.name));
                 continue;
             }
-            set_config_value(doc, k.name, k.fallback);
+            if (!set_config_value(doc, k.name, k.fallback)) {
+                problems.push_back(fmt::format("key '{}' is not an object of keys", k.name.substr(0, k.name.rfind('.'))));
+                continue;
+            }
             v = config_value(doc, k.name);
         }
         std::string p = k.problem(*v);

@@ -48,9 +48,9 @@ struct ConfigKey {
 };
 
 // The value at a dotted path of a nested document ("smem.banks"), or null; and its setting, which
-// makes the objects on the way.
+// makes the objects on the way, or returns false where something else is in the way ("smem": 1).
 const nlohmann::json* config_value(const nlohmann::json& doc, const std::string& path);
-void set_config_value(nlohmann::json& doc, const std::string& path, const nlohmann::json& value);
+bool set_config_value(nlohmann::json& doc, const std::string& path, const nlohmann::json& value);
 
 // A part of the reference: a title, prose before its table, and, for keys that come in groups
 // (ops.<class>.pipe, .interval, .latency), a row per group whose cell `compact` writes.

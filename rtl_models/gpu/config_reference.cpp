@@ -47,11 +47,13 @@ base, the defaults and any `--set` applied.
 - **`"base"`**: the name of another config (or a path to one, relative to this file). The config
   is its base's values with its own on top: it states only what differs, and its own `name` and
   `description`. A base may have a base of its own.
-- **Required keys and defaults**: a key with a default (the simulator's own knobs, `sim.*`) may be
-  left out; every other key must be stated by the config or its base.
+- **Required keys and defaults**: a key with a default (the simulator's own knobs: `sim.*`,
+  `smem.impl`, `smem.rtl_vcd`, `sfu.approx`) may be left out; every other key must be stated by
+  the config or its base.
 - **`"sources"`**: where the config's values come from: `{"KEY": "text"}`, where KEY is a key or a
-  group of keys (`"ops.sfu"`, `"pipes.alu"`). A config inherits its base's source of each value it
-  does not state itself; a value it states needs a source of its own. The tables below list every
+  group of keys (`"ops.sfu"`, `"pipes.alu"`). A config inherits its base's source of a key only
+  with the key's value: where it states the value, it gives the source too. A source of a group of
+  keys is inherited until the config gives its own for the group. The tables below list every
   config's sources under each part. Tags (PG3.2, PG5.5, FWP, GS-480, …) and section numbers (§3a)
   refer to [reference/timing_tables.md](reference/timing_tables.md), which holds the original
   citations; *model choice* marks values no retrieved source gives.

@@ -13,6 +13,7 @@ namespace gpusim {
 
 Gpu::Gpu(const sc_core::sc_module_name& name, const GpuConfig& cfg)
     : sc_module(name), regs("regs"), host_mem("host_mem"), irq("irq"), m_cfg(cfg) {
+    derive_values(m_cfg);
     const sc_core::sc_time cycle(m_cfg.cycle_ns(), sc_core::SC_NS);
     tlm_utils::tlm_quantumkeeper::set_global_quantum(cycle * double(m_cfg.quantum_cycles));
     reports::set_error_actions();

@@ -24,6 +24,8 @@ namespace {
 
 using nlohmann::json;
 
+GpuConfig resolve_config(const std::string& path, std::string_view text, const std::vector<std::pair<std::string, std::string>>& overrides);
+
 json parse_json(const std::string& path, std::string_view text) {
     try {
         return json::parse(text);
@@ -33,6 +35,9 @@ json parse_json(const std::string& path, std::string_view text) {
 }
 
 std::string read_file(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw std::runtime_error(fmt::format("{}: error: cannot open config file", path));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open config file", path));
     std::ostringstream text;
@@ -89,7 +94,9 @@ Resolved resolve(const std::string& path, json doc, int depth, std::vector<std::
     if (depth >= 8) throw std::runtime_error(fmt::format("{}: error: config bases nest too deep (a circle?) at '{}'", path, base));
     const std::string base_path = names_a_file(base) ? (std::filesystem::path(path).parent_path() / base).string()
                                                      : config_dir() + "/" + base + ".json";
-    Resolved under = resolve(base_path, parse_json(base_path, read_file(base_path)), depth + 1, problems);
+    json base_doc = parse_json(base_path, read_file(base_path));
+    if (!base_doc.is_object()) throw std::runtime_error(fmt::format("{}: error: invalid config:\n  expected an object", base_path));
+    Resolved under = resolve(base_path, std::move(base_doc), depth + 1, problems);
     under.doc.erase("name");
     under.doc.erase("description");
     std::vector<std::string> own;
@@ -118,7 +125,8 @@ void apply_override(json& doc, const std::string& origin, const std::string& key
                   : k->type == ConfigKey::Type::IntegerArray ? parsed.is_array()
                   : k->type == ConfigKey::Type::String ? parsed.is_string() : parsed.is_number();
     if (!ok) throw std::runtime_error(fmt::format("--set {}={}: expected a {} value", key, value, k->json_kind()));
-    set_config_value(doc, key, parsed);
+    if (!set_config_value(doc, key, parsed))
+        throw std::runtime_error(fmt::format("--set {}={}: {} holds a value where the key's section should be", key, value, origin));
 }
 
 // Each source names a key or a group of keys (a prefix: "ops.sfu") and is a text.
@@ -132,9 +140,9 @@ void check_sources(const json& sources, std::vector<std::string>& problems) {
     }
 }
 
-// The values the units take from others: the chip cycle, the bandwidth per channel and cycle, and
-// the least latency of a request beyond the SM.
-void derive(GpuConfig& c) {
+} // namespace
+
+void derive_values(GpuConfig& c) {
     LdstConfig& ldst = c.sm.timing.ldst;
     DramConfig& dram = c.dram;
     dram.cycle_ns = ldst.cycle_ns = c.l2.cycle_ns = c.cycle_ns();
@@ -145,8 +153,6 @@ void derive(GpuConfig& c) {
     const CacheConfig& l2 = c.l2.cache;
     ldst.min_request_latency = l2.bytes && l2.line_bytes && l2.ways ? l2.latency : dram.latency;
 }
-
-} // namespace
 
 std::vector<std::pair<std::string, std::string>> parse_overrides(const std::vector<std::string>& sets) {
     std::vector<std::pair<std::string, std::string>> out;
@@ -185,6 +191,16 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
 
 GpuConfig parse_config(const std::string& path, std::string_view text,
                        const std::vector<std::pair<std::string, std::string>>& overrides) {
+    try {
+        return resolve_config(path, text, overrides);
+    } catch (const json::exception& e) {   // a value of a shape no check foresaw
+        throw std::runtime_error(fmt::format("{}: error: invalid config: {}", path, e.what()));
+    }
+}
+
+namespace {
+
+GpuConfig resolve_config(const std::string& path, std::string_view text, const std::vector<std::pair<std::string, std::string>>& overrides) {
     std::vector<std::string> problems;
     json doc = parse_json(path, text);
     if (!doc.is_object()) throw std::runtime_error(fmt::format("{}: error: invalid config:\n  expected an object", path));
@@ -199,11 +215,13 @@ GpuConfig parse_config(const std::string& path, std::string_view text,
         for (const auto& e : problems) msg += "\n  " + e;
         throw std::runtime_error(msg);
     }
-    derive(c);
+    derive_values(c);
     c.effective = std::move(r.doc);
     c.sources = std::move(r.sources);
     return c;
 }
+
+} // namespace
 
 uint32_t GpuConfig::host_threads() const {
     return threads ? threads : std::max(1u, std::thread::hardware_concurrency());

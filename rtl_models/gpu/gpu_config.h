@@ -83,6 +83,11 @@ GpuConfig load_config(const std::string& name_or_path, const std::vector<std::pa
 GpuConfig parse_config(const std::string& path, std::string_view text,
                        const std::vector<std::pair<std::string, std::string>>& overrides = {});
 
+// The values the units take from others: the chip cycle, each channel's bandwidth per cycle, the
+// L2's accounting window, the least latency of a request beyond the SM. load_config computes them;
+// the Gpu computes them again from the config it is given, which a platform may have changed.
+void derive_values(GpuConfig& c);
+
 // "key=value" strings (the --set arguments) as override pairs; throws std::runtime_error for a
 // string without a key or an '='.
 std::vector<std::pair<std::string, std::string>> parse_overrides(const std::vector<std::string>& sets);
@@ -90,7 +95,7 @@ std::vector<std::pair<std::string, std::string>> parse_overrides(const std::vect
 // Directory holding the bundled configs (set at build time, overridable by GPUSIM_CONFIG_DIR).
 std::string config_dir();
 
-// The names of the bundled configs, by compute capability (tesla-g80 ... hopper-h100).
+// The names of the bundled configs, by compute capability (tesla-g80 first).
 std::vector<std::string> bundled_configs();
 
 } // namespace gpusim

@@ -1,7 +1,6 @@
 #include "isa/op_registry.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -37,8 +36,11 @@ OpChoice OpRegistry::select(const OpSpec& s) const {
     for (const Unit& u : m_units) {
         OpChoice c = u.select(s);
         if (c.fn) {
-            if (taker)
-                throw std::logic_error(fmt::format("instruction '{}' is taken by two units, {} and {}", s.full_name(), taker, u.name));
+            if (taker) {
+                OpChoice defect;
+                defect.error = fmt::format("'{}' is taken by two units, {} and {} (a defect of the model)", s.full_name(), taker, u.name);
+                return defect;
+            }
             taker = u.name;
             taken = std::move(c);
         } else if (!c.error.empty() && refused.error.empty()) {

@@ -69,9 +69,10 @@ public:
     // `unit` names the recogniser in reports ("alu.int").
     void add(const char* unit, OpSelector select);
     // The unit that executes `s`. Every unit is asked, so their order does not matter: the one that
-    // takes it wins over those that know the opcode but refuse the form (the integer unit refuses
-    // the .sat forms the video unit takes). Two units that both take one form are a defect of the
-    // model, reported as std::logic_error. Where none takes it, the first refusal's text, else
+    // takes it wins over those that know the opcode but refuse the form (the video unit refuses a
+    // malformed vadd.sat that no other unit takes). Two units that both take one form are a defect
+    // of the model: the instruction is refused, naming both (testbench/sm/test_operations.cpp
+    // holds the units apart). Where none takes it, the first refusal's text, else
     // "unsupported instruction" naming it.
     OpChoice select(const OpSpec& s) const;
     size_t size() const { return m_units.size(); }

@@ -4,7 +4,9 @@
 //
 // The SMs may run on worker threads (HostThreads), and sc_report_handler is not thread-safe: a
 // report posted there waits until the simulation's thread delivers it (deliver(), after each
-// quantum of the SMs). Anywhere else it is reported at once.
+// quantum of the SMs and at the end of a launch). Anywhere else it is reported at once. Today's
+// reports come from the simulation's thread (faults are raised there, and the race detector keeps
+// the SMs on it); the queue keeps a report from a worker safe all the same (unit.isa tests it).
 #pragma once
 
 #include <string>

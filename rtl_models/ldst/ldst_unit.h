@@ -12,16 +12,15 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "ldst/coalescer.h"
-#include "protocol/memory_request.h"
-#include <string>
-
 #include "cache/tag_cache.h"
 #include "isa/unit_module.h"
+#include "ldst/coalescer.h"
+#include "protocol/memory_request.h"
 #include "trace/vcd_recorder.h"
 
 namespace gpusim {

@@ -8,7 +8,6 @@
 
 namespace gpusim {
 
-// Each instance has a context of its own, so SMs on different host threads never share one.
 BankArbiterGeometry bank_geometry(const SharedMemoryConfig& cfg) {
     BankArbiterGeometry g;
     g.banks32 = cfg.banks == 32;
@@ -19,6 +18,7 @@ BankArbiterGeometry bank_geometry(const SharedMemoryConfig& cfg) {
     return g;
 }
 
+// Each instance has a context of its own, so SMs on different host threads never share one.
 struct BankArbiterRtl::Model {
     VerilatedContext context;
     std::unique_ptr<Vsmem_bank_arbiter> top;

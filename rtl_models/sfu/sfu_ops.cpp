@@ -176,6 +176,10 @@ OpChoice select_sfu_op(const OpSpec& s) {
     const std::string& op = s.opcode;
     const std::string t = s.type();
     bool ftz = s.has("ftz");
+    // A rounding modifier makes the correctly rounded form (rcp.rn, sqrt.rz, div.rn), the float
+    // unit's, whatever else the instruction says (rcp.approx.rn, div.full.rn).
+    for (const char* rnd : {"rn", "rz", "rm", "rp"})
+        if (s.has(rnd)) return {};
     if (op == "div" && t == "f32" && (s.has("approx") || s.has("full"))) {
         bool full = s.has("full");
         return pick(ftz ? (full ? div_f32<true, true> : div_f32<true, false>) : (full ? div_f32<false, true> : div_f32<false, false>),

@@ -20,7 +20,7 @@ namespace gpusim {
 
 // The bank arbiter that shared memory hands its accesses to: the verilated RTL twin where
 // smem.impl is "rtl" (with its signals in smem.rtl_vcd where `trace`), none for the unit's own
-// rules (sm/bank_arbiter.cpp).
+// rules (sm_timing.cpp).
 std::unique_ptr<SmemArbiter> bank_arbiter(const SharedMemoryConfig& cfg, bool trace);
 
 struct TimingUnits {

@@ -9,9 +9,8 @@
 
 #include <cstdint>
 #include <memory>
-#include <vector>
-
 #include <string>
+#include <vector>
 
 #include "isa/isa.h"
 #include "isa/unit_module.h"

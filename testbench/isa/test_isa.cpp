@@ -5,7 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include <cstring>
-#include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "isa/exec_context.h"
@@ -14,6 +14,7 @@
 #include "isa/memory_view.h"
 #include "isa/op_class.h"
 #include "isa/op_registry.h"
+#include "isa/reports.h"
 
 using namespace gpusim;
 
@@ -77,9 +78,9 @@ BOOST_AUTO_TEST_CASE(two_units_that_take_one_form_are_a_defect) {
     OpRegistry r;
     r.add("foo", foo_unit);
     r.add("greedy", greedy_unit);
-    BOOST_CHECK_EXCEPTION(r.select(OpSpec{"foo", {"u32"}}), std::logic_error, [](const std::logic_error& e) {
-        return std::string(e.what()) == "instruction 'foo.u32' is taken by two units, foo and greedy";
-    });
+    const OpChoice c = r.select(OpSpec{"foo", {"u32"}});
+    BOOST_TEST(!c.fn);
+    BOOST_TEST(c.error == "'foo.u32' is taken by two units, foo and greedy (a defect of the model)");
     BOOST_TEST(!r.select(OpSpec{"bar", {}}).fn);   // what only one knows is not affected
 }
 
@@ -253,4 +254,29 @@ BOOST_AUTO_TEST_CASE(a_launch_rounds_its_shared_memory_to_the_dynamic_alignment)
     BOOST_TEST(l.shared_per_cta() == 112u + 8u);  // 100 rounded to 16, then the dynamic bytes
     Dim3 g{3, 4, 5};
     BOOST_TEST(g.count() == 60u);
+}
+
+namespace {
+std::vector<std::string> g_delivered;
+void remember(const sc_core::sc_report& r, const sc_core::sc_actions&) { g_delivered.push_back(r.get_msg()); }
+} // namespace
+
+BOOST_AUTO_TEST_CASE(a_report_from_a_worker_waits_for_the_simulation_thread) {
+    sc_core::sc_report_handler::set_handler(remember);
+    reports::post(sc_core::SC_WARNING, reports::kRacecheck, "at once");
+    BOOST_TEST(g_delivered.size() == 1u);
+    std::thread worker([] {
+        reports::mark_worker_thread();
+        reports::post(sc_core::SC_WARNING, reports::kRacecheck, "first");
+        reports::post(sc_core::SC_ERROR, reports::kLdst, "second");
+    });
+    worker.join();
+    BOOST_TEST(g_delivered.size() == 1u);          // kept
+    reports::deliver();
+    BOOST_TEST((g_delivered == std::vector<std::string>{"at once", "first", "second"}));
+    reports::deliver();                              // nothing twice
+    BOOST_TEST(g_delivered.size() == 3u);
+    BOOST_TEST(reports::is_model_type("gpusim/dma"));
+    BOOST_TEST(!reports::is_model_type("SystemC/dma"));
+    sc_core::sc_report_handler::set_handler(sc_core::sc_report_handler::default_handler);
 }
