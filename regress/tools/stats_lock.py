@@ -7,8 +7,8 @@ alter behaviour (a move of code, a speed-up) can prove that it did not.
 
 A run is one workload on one config in one mode. Its record is every number of the statistics
 document (`gpusim run --stats`, or GPUSIM_STATS of a CUDA program) by its dotted path, without
-the host's seconds and without the config echo, plus the buffer digests and, for a CUDA program,
-a digest of what it printed. The lock keeps the totals, each kernel's cycles and the digests in the
+the host's seconds, the config echo and the names in it (paths, kernel names), plus the buffer
+digests and, for a CUDA program, a digest of what it printed. The lock keeps the totals, each kernel's cycles and the digests in the
 clear and a SHA-1 of the whole record; `--full` keeps every statistic, so that a check against
 such a lock (made at the earlier commit) names each one that differs. Sets:
   kernels  the regression kernels and the bench workloads (regress/kernels, regress/bench), run
@@ -50,7 +50,10 @@ def flatten(node, prefix, out):
             flatten(v, f"{prefix}[{i}]", out)
     elif isinstance(node, (int, float, bool)) or node is None:
         out[prefix] = node
-    elif isinstance(node, str) and not prefix.endswith((".unit", ".description")):
+    elif isinstance(node, str) and prefix.startswith("buffers."):
+        # Of the texts only the buffer digests are behaviour: the others are names, some of which
+        # depend on where the project is checked out (a manifest's path; the hash nvcc puts in the
+        # names of a source's anonymous namespace).
         out[prefix] = node
 
 
