@@ -167,6 +167,33 @@ void fns(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     });
 }
 
+// bmsk: a mask of b bits from bit a. The position and width are taken modulo 32; .clamp instead
+// takes a position of 32 or more as an empty mask and a width of 32 or more as reaching bit 31
+// (PTX ISA, bmsk; regress/golden/bitfield).
+template <bool Clamp>
+void bmsk(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    each_lane(c, w, in, m, [](uint64_t a, uint64_t b, uint64_t, uint64_t, int) {
+        const uint32_t pos = uint32_t(a), width = uint32_t(b), a1 = pos & 31, b1 = width & 31;
+        const bool beyond = a1 + b1 >= 32 || (Clamp && (pos >= 32 || width >= 32));
+        const uint32_t low = Clamp && pos >= 32 ? 0 : ~0u << a1;      // bits from the position up
+        const uint32_t high = beyond ? 0 : b1 == 0 ? ~0u : ~0u << (a1 + b1);   // bits past the field
+        return uint64_t(low & ~high);
+    });
+}
+
+// szext: the low b bits of a, sign- (Signed) or zero-extended to 32. The width is taken modulo 32
+// (0 gives 0); .clamp instead leaves a as it is for a width of 32 or more (PTX ISA, szext).
+template <bool Clamp, bool Signed>
+void szext(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    each_lane(c, w, in, m, [](uint64_t a, uint64_t b, uint64_t, uint64_t, int) {
+        const uint32_t v = uint32_t(a), width = uint32_t(b), b1 = width & 31;
+        const bool whole = Clamp && width >= 32;
+        const uint32_t above = whole ? 0 : ~0u << b1;     // the bits the extension fills
+        const bool sign = Signed && !whole && b1 != 0 && ((v >> (b1 - 1)) & 1);
+        return uint64_t((v & ~above) | (sign ? above : 0));
+    });
+}
+
 // dp4a: four byte products summed into c; dp2a: two halfword-by-byte products (.lo/.hi bytes of b).
 int64_t lane_value(uint32_t x, int width, int k, bool sign) {
     uint32_t v = (x >> (width * k)) & ((1u << width) - 1);
@@ -308,6 +335,14 @@ OpChoice select_bit_op(const OpSpec& s) {
                     Layout::D_A_B_C);
     }
     if (op == "lop3" && t == "b32") return pick(lop3, Layout::D_A_B_C_E);
+    if (op == "bmsk" || op == "szext") {
+        const bool clamp = s.has("clamp");
+        if (clamp == s.has("wrap")) return {};   // exactly one mode
+        if (op == "bmsk") return t == "b32" ? pick(clamp ? bmsk<true> : bmsk<false>, Layout::D_A_B) : OpChoice{};
+        if (!s32 && t != "u32") return {};
+        return pick(clamp ? (s32 ? szext<true, true> : szext<true, false>) : (s32 ? szext<false, true> : szext<false, false>),
+                    Layout::D_A_B);
+    }
     if (op == "fns" && t == "b32") return pick(fns, Layout::D_A_B_C);
     if (op == "dp4a" || op == "dp2a") {
         std::string ta = s.type(0), tb = s.type(1);

@@ -40,7 +40,7 @@ OpClass classify_int(const std::string& op, const OpSpec& s, const std::string& 
     if (one_of(op, {"div", "rem"})) return OpClass::Int64Mul;
     if (one_of(op, {"mul", "mad", "sad", "mul64hi"})) return wide64 ? OpClass::Int64Mul : OpClass::IntMul;
     if (one_of(op, {"mul24", "mad24"})) return OpClass::IntMul24;
-    if (one_of(op, {"popc", "clz", "bfind", "brev", "bfe", "bfi", "prmt", "fns", "dp4a", "dp2a"}))
+    if (one_of(op, {"popc", "clz", "bfind", "brev", "bfe", "bfi", "prmt", "fns", "dp4a", "dp2a", "bmsk", "szext"}))
         return OpClass::IntBit;
     if (one_of(op, {"shl", "shr", "shf"})) return wide64 ? OpClass::Int64 : OpClass::IntShift;
     if (one_of(op, {"abs", "neg"})) return wide64 ? OpClass::Int64 : OpClass::IntAbs;

@@ -17,7 +17,7 @@ enum class OpClass : uint8_t {
     IntAbs,        // abs, neg (integer)
     IntMul,        // 32-bit mul, mad, mul.hi, mul.wide, sad
     IntMul24,      // mul24, mad24
-    IntBit,        // popc, clz, bfind, brev, bfe, bfi, prmt, fns
+    IntBit,        // popc, clz, bfind, brev, bfe, bfi, prmt, fns, bmsk, szext
     Int64,         // 64-bit add, logic, shift, compare (two 32-bit operations)
     Int64Mul,      // 64-bit mul, mad, div, rem, and 32-bit div/rem (multi-instruction sequences)
     Fp32,          // add, sub, mul, fma, min, max, setp ... on f32

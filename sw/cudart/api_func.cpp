@@ -29,7 +29,9 @@ CUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const voi
         while (threads > 32 && c.rt().blocks_per_sm(k, Dim3{threads, 1, 1}, 0) == 0) threads -= 32;
         attr->maxThreadsPerBlock = int(threads);
         const int cc = (cfg.compute_capability[0] - '0') * 10 + (cfg.compute_capability.size() > 2 ? cfg.compute_capability[2] - '0' : 0);
-        attr->ptxVersion = cc;
+        // As CUDA reports a kernel JIT-compiled from PTX: the PTX target it was built for, and
+        // the device's own architecture for the code that runs (CUB picks its tuning by ptxVersion).
+        attr->ptxVersion = c.ptx_arch(func);
         attr->binaryVersion = cc;
         attr->maxDynamicSharedSizeBytes = int(cfg.max_shared_per_block - std::min(img.static_shared_bytes, cfg.max_shared_per_block));
         attr->preferredShmemCarveout = -1;

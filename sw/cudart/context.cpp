@@ -207,6 +207,7 @@ const ModuleHandle& Context::module(void** handle) {
     for (const auto& e : entries)
         if (e.arch > best->arch) best = &e;
     f.name = fmt::format("{} (PTX for compute_{})", f.name, best->arch);
+    f.ptx_arch = best->arch;
     f.module = &rt().load_module_text(best->text, f.name);
     for (auto& [pointer, var] : m_managed_vars) {
         if (var.module != handle) continue;
@@ -226,6 +227,11 @@ const KernelInfo& Context::kernel(const void* host_fun) {
     if (k == m.kernels.end())
         throw RuntimeError(fmt::format("kernel '{}' is not in the program's PTX", it->second.name), Error::InvalidDeviceFunction);
     return k->second;
+}
+
+int Context::ptx_arch(const void* host_fun) {
+    kernel(host_fun);
+    return fatbin(m_functions.at(host_fun).module).ptx_arch;
 }
 
 std::pair<DevicePtr, uint64_t> Context::symbol(const void* host_var) {

@@ -43,6 +43,8 @@ public:
     void init_module(void** module);
     // The kernel a host-side stub stands for; loads the registered modules first.
     const KernelInfo& kernel(const void* host_fun);
+    // The PTX architecture a registered kernel was compiled for (75 for compute_75).
+    int ptx_arch(const void* host_fun);
     // A registered __device__/__constant__ variable's device address and size.
     std::pair<DevicePtr, uint64_t> symbol(const void* host_var);
 
@@ -105,6 +107,7 @@ private:
         std::string ptx;
         std::string name;
         const ModuleHandle* module = nullptr;
+        int ptx_arch = 0;
     };
     struct Entity {
         void** module;

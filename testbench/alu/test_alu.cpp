@@ -168,3 +168,35 @@ BOOST_AUTO_TEST_CASE(the_unit_refuses_forms_it_does_not_execute) {
     BOOST_TEST(refusal("add", {"u64", "cc"}) == "taken");
     BOOST_TEST(refusal("prmt", {"b64"}) == "");
 }
+
+BOOST_AUTO_TEST_CASE(bit_masks_and_field_extensions) {
+    Lanes x;
+    // bmsk.wrap.b32 of position 1, width 2: 0b110 (the PTX ISA's example); a width that reaches
+    // past bit 31 stops there; a width of 0 is an empty mask; position and width wrap modulo 32;
+    // .clamp keeps a width of 32 and more as "to bit 31" and a position of 32 and more as empty.
+    const uint32_t pos[] = {1, 30, 0, 33, 33, 4, 0};
+    const uint32_t width[] = {2, 8, 0, 2, 0, 40, 32};
+    const uint32_t wrap[] = {0x6, 0xC0000000u, 0, 0x6, 0, 0xFF0u, 0};
+    const uint32_t clamp[] = {0x6, 0xC0000000u, 0, 0, 0, 0xFFFFFFF0u, 0xFFFFFFFFu};
+    x.set(1, [&](int l) { return pos[l % 7]; });
+    x.set(2, [&](int l) { return width[l % 7]; });
+    x.run("bmsk", {"wrap", "b32"});
+    for (int l = 0; l < 7; ++l) BOOST_TEST(x.row(0)[l] == wrap[l], "lane " << l);
+    x.run("bmsk", {"clamp", "b32"});
+    for (int l = 0; l < 7; ++l) BOOST_TEST(x.row(0)[l] == clamp[l], "lane " << l);
+    // szext of 0x000000F0 by 8 bits: -16 signed, 240 unsigned; by 0 bits: 0 (wrap: 32 is 0 too);
+    // .clamp leaves the value whole at 32 and more.
+    x.set(1, [](int) { return 0xF0u; });
+    x.set(2, [](int l) { return l == 0 ? 8 : l == 1 ? 0 : l == 2 ? 32 : 4; });
+    x.run("szext", {"wrap", "s32"});
+    BOOST_TEST(x.row(0)[0] == 0xFFFFFFF0u);
+    BOOST_TEST(x.row(0)[1] == 0u);
+    BOOST_TEST(x.row(0)[2] == 0u);
+    BOOST_TEST(x.row(0)[3] == 0u);                  // the low 4 bits of 0xF0
+    x.run("szext", {"clamp", "s32"});
+    BOOST_TEST(x.row(0)[2] == 0xF0u);
+    x.run("szext", {"wrap", "u32"});
+    BOOST_TEST(x.row(0)[0] == 0xF0u);
+    BOOST_TEST(refusal("bmsk", {"b32"}) == "");     // no mode: not a form of PTX
+    BOOST_TEST(refusal("szext", {"clamp", "b32"}) == "");
+}
