@@ -15,7 +15,10 @@ fi
 mkdir -p "$out"
 for f in "${families[@]}"; do
   src="$here/$f/$f.cu"
-  nvcc -ptx -arch=compute_75 -I"$here/harness" -o "$here/$f/$f.ptx" "$src"
-  nvcc -O2 -arch=compute_75 -I"$here/harness" -o "$out/capture_$f" "$src" -lcuda
+  # compute_75 unless the family names a newer target in its arch file (forms of sm_80 and later).
+  arch=compute_75
+  [ -f "$here/$f/arch" ] && arch=$(cat "$here/$f/arch")
+  nvcc -ptx -arch="$arch" -I"$here/harness" -o "$here/$f/$f.ptx" "$src"
+  nvcc -O2 -arch="$arch" -I"$here/harness" -o "$out/capture_$f" "$src" -lcuda
   echo "built $f"
 done

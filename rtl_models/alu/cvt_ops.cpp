@@ -14,7 +14,7 @@ namespace gpusim {
 namespace {
 
 enum IntRound : uint8_t { kRni, kRzi, kRmi, kRpi };
-enum Flags : uint8_t { kFtz = 1, kSat = 2, kSatFinite = 4 };
+enum Flags : uint8_t { kFtz = 1, kSat = 2, kSatFinite = 4, kRelu = 8 };
 
 // Operand types: integers by signedness and width, and the three float formats.
 enum class Kind : uint8_t { U8, S8, U16, S16, U32, S32, U64, S64, F16, F32, F64, None };
@@ -92,6 +92,7 @@ uint64_t to_float(Kind d, long double x, uint8_t r, uint8_t flags) {
     bool ftz = flags & kFtz, sat = flags & kSat;
     if (d == Kind::F16) {  // .ftz flushes f32 inputs only; f16 results keep their subnormals
         if (sat) x = !(x > 0) ? 0.0L : x > 1 ? 1.0L : x;
+        if ((flags & kRelu) && std::signbit(x)) x = 0.0L;   // .relu: negative results (and -0) give +0
         return double_to_half(x, r, flags & kSatFinite);
     }
     RoundScope rs(r);
@@ -148,6 +149,15 @@ uint64_t convert(const CvtCode& k, uint64_t bits) {
     return to_float(k.d, x, k.integral ? uint8_t(kRn) : k.round, k.flags);
 }
 
+// cvt.{rn,rz}{.relu}{.satfinite}.f16x2.f32 d, a, b: a converted into the high half, b into the low.
+void cvt_pair(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    const CvtCode k = unpack(uint64_t(in.offset));
+    uint64_t* d = w.row(in.d);
+    const uint64_t* a = c.src(w, in.a);
+    const uint64_t* b = c.src(w, in.b);
+    for_lanes(m, [&](int l) { d[l] = convert(k, a[l]) << 16 | convert(k, b[l]); });
+}
+
 void cvt(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const CvtCode k = unpack(uint64_t(in.offset));
     uint64_t* d = w.row(in.d);
@@ -162,15 +172,35 @@ OpChoice fail(const OpSpec& s, const char* why) {
     return c;
 }
 
+OpChoice select_cvt_pair(const OpSpec& s) {
+    if (s.type(1) != "f32") return fail(s, "a .f16x2 cvt converts two .f32 values");
+    const int fr = float_round(s);
+    if (fr != kRn && fr != kRz) return fail(s, "a .f16x2 cvt rounds with .rn or .rz");
+    if (s.has("ftz") || s.has("sat")) return fail(s, "a .f16x2 cvt takes .relu and .satfinite only");
+    CvtCode k{Kind::F16, Kind::F32, uint8_t(fr), 0, false};
+    if (s.has("relu")) k.flags |= kRelu;
+    if (s.has("satfinite")) k.flags |= kSatFinite;
+    OpChoice c;
+    c.fn = cvt_pair;
+    c.layout = Layout::D_A_B;
+    c.code = pack(k);
+    return c;
+}
+
 } // namespace
 
 OpChoice select_cvt_op(const OpSpec& s) {
     if (s.opcode != "cvt") return {};
+    if (s.type(0) == "f16x2") return select_cvt_pair(s);
     CvtCode k{kind_of(s.type(0)), kind_of(s.type(1)), 0, 0, false};
     if (k.d == Kind::None || k.s == Kind::None || (!is_float(k.d) && !is_float(k.s))) return {};
     if (s.has("ftz")) k.flags |= kFtz;
     if (s.has("sat")) k.flags |= kSat;
     if (s.has("satfinite")) k.flags |= kSatFinite;
+    if (s.has("relu")) {
+        if (k.d != Kind::F16 || k.s != Kind::F32) return fail(s, ".relu converts f32 to f16 (or bf16) only");
+        k.flags |= kRelu;
+    }
     int fr = float_round(s);
     int ir = s.has("rni") ? kRni : s.has("rzi") ? kRzi : s.has("rmi") ? kRmi : s.has("rpi") ? kRpi : -1;
     if (fr >= 0 && ir >= 0) return fail(s, "two rounding modifiers");

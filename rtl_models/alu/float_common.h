@@ -28,6 +28,28 @@ bool propagate_nan(double& out, D... xs) {
     return any;
 }
 
+// min/max of two values in the modes of sm_80 and later (PTX ISA, min/max): minNum/maxNum with -0
+// below +0; NanOut (.NaN): a NaN operand gives NaN; XorSign (.xorsign.abs): the magnitudes are
+// compared and the result takes the sign a ^ b. A NaN result is returned as a quiet NaN, which
+// the caller writes in its format's canonical form.
+template <bool Max, bool NanOut, bool XorSign, class T>
+T min_max_mode(T a, T b) {
+    const bool negative = std::signbit(a) != std::signbit(b);
+    if constexpr (XorSign) {
+        a = std::fabs(a);
+        b = std::fabs(b);
+    }
+    if ((std::isnan(a) && std::isnan(b)) || (NanOut && (std::isnan(a) || std::isnan(b))))
+        return std::numeric_limits<T>::quiet_NaN();
+    T r;
+    if (std::isnan(a)) r = b;
+    else if (std::isnan(b)) r = a;
+    else if (a == b) r = std::signbit(a) == Max ? b : a;
+    else r = (Max ? a > b : a < b) ? a : b;
+    if constexpr (XorSign) r = std::copysign(r, negative ? T(-1) : T(1));
+    return r;
+}
+
 template <class T> T flush(T x) {
     if (std::fpclassify(x) == FP_SUBNORMAL) return std::signbit(x) ? T(-0.0) : T(0.0);
     return x;

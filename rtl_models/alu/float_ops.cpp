@@ -37,6 +37,14 @@ struct FMax { static constexpr bool kNanIn = false; template <class T> static T 
         return a > b ? a : b;
     } };
 
+// min/max with the result modes of sm_80 and later (PTX ISA, min/max; regress/golden/fp_modes):
+// .NaN makes any NaN operand give NaN; .xorsign.abs compares magnitudes and gives the result the
+// sign a ^ b. Otherwise as minNum/maxNum.
+template <bool Max, bool NanOut, bool XorSign>
+struct FMinMaxMode { static constexpr bool kNanIn = false; template <class T> static T apply(T a, T b) {
+        return min_max_mode<Max, NanOut, XorSign>(a, b);
+    } };
+
 template <class T, class Op, bool Ftz, bool Sat>
 void fbinary(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     uint64_t* d = w.row(inst.d);
@@ -189,6 +197,21 @@ ExecFn binary_fn(const std::string& t, bool ftz, bool sat) {
     return sat ? fbinary<float, Op, false, true> : fbinary<float, Op, false, false>;
 }
 
+template <bool Max>
+ExecFn min_max_of(const std::string& t, bool ftz, bool nan, bool xorsign) {
+    if (!nan && !xorsign) return binary_fn<std::conditional_t<Max, FMax, FMin>>(t, ftz, false);
+    if (t != "f32") return nullptr;                     // the modes exist for f32 (and f16, bf16)
+    if (nan && xorsign) return binary_fn<FMinMaxMode<Max, true, true>>(t, ftz, false);
+    if (nan) return binary_fn<FMinMaxMode<Max, true, false>>(t, ftz, false);
+    return binary_fn<FMinMaxMode<Max, false, true>>(t, ftz, false);
+}
+
+ExecFn min_max_fn(const OpSpec& s, const std::string& t, bool ftz) {
+    const bool nan = s.has("NaN"), xorsign = s.has("xorsign");
+    if (xorsign != s.has("abs") || s.has("relu")) return nullptr;   // .xorsign comes with .abs
+    return s.opcode == "max" ? min_max_of<true>(t, ftz, nan, xorsign) : min_max_of<false>(t, ftz, nan, xorsign);
+}
+
 ExecFn fma_fn(const std::string& t, bool ftz, bool sat) {
     if (t == "f64") return (ftz || sat) ? nullptr : ffma<double, false, false>;
     if (ftz) return sat ? ffma<float, true, true> : ffma<float, true, false>;
@@ -222,8 +245,7 @@ OpChoice select_float_arith(const OpSpec& s, const std::string& t, bool ftz, boo
     if (op == "add") return pick(binary_fn<FAdd>(t, ftz, sat), Layout::D_A_B, s);
     if (op == "sub") return pick(binary_fn<FSub>(t, ftz, sat), Layout::D_A_B, s);
     if (op == "mul") return pick(binary_fn<FMul>(t, ftz, sat), Layout::D_A_B, s);
-    if (op == "min") return pick(sat ? nullptr : binary_fn<FMin>(t, ftz, false), Layout::D_A_B, s);
-    if (op == "max") return pick(sat ? nullptr : binary_fn<FMax>(t, ftz, false), Layout::D_A_B, s);
+    if (op == "min" || op == "max") return pick(sat ? nullptr : min_max_fn(s, t, ftz), Layout::D_A_B, s);
     if (op == "fma" || op == "mad") {
         // mad.f32 without a rounding modifier is the sm_20 fused form (round to nearest).
         if (!rounded && !(op == "mad" && f32)) return pick(nullptr, Layout::D_A_B_C, s);

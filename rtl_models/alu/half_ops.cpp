@@ -62,19 +62,42 @@ uint16_t apply(uint16_t a, uint16_t b, uint16_t c) {
     }
 }
 
-// One f16 in the low half, or two independent halves for .f16x2.
-template <int Op, bool Ftz, bool Sat, bool X2>
-void arith(ExecContext& ctx, Warp& w, const Inst& in, LaneMask m) {
+// fma.relu: a negative result gives +0; NaN stays the canonical NaN (PTX ISA, fma; golden fp_modes).
+uint16_t relu(uint16_t h) { return !is_nan(h) && (h & 0x8000) ? 0 : h; }
+
+// min/max .NaN and .xorsign.abs (float_common.h); a NaN result is the canonical NaN.
+template <bool Max, bool NanOut, bool XorSign, bool Ftz>
+uint16_t min_max(uint16_t a, uint16_t b) {
+    const long double r = min_max_mode<Max, NanOut, XorSign>(h_in<Ftz>(a), h_in<Ftz>(b));
+    return std::isnan(r) ? kCanonicalNanF16 : h_out<Ftz, false>(r);
+}
+
+// One f16 in the low half, or two independent halves for .f16x2: f(a, b, c) on each.
+template <bool X2, class F>
+void halves(ExecContext& ctx, Warp& w, const Inst& in, LaneMask m, F f) {
     uint64_t* d = w.row(in.d);
     const uint64_t* a = ctx.src(w, in.a);
     const uint64_t* b = ctx.src(w, in.b);
     const uint64_t* c = in.c == kNoRow ? nullptr : ctx.src(w, in.c);
     for_lanes(m, [&](int l) {
         const uint64_t cv = c ? c[l] : 0;
-        uint64_t r = apply<Op, Ftz, Sat>(uint16_t(a[l]), uint16_t(b[l]), uint16_t(cv));
-        if constexpr (X2) r |= uint64_t(apply<Op, Ftz, Sat>(uint16_t(a[l] >> 16), uint16_t(b[l] >> 16), uint16_t(cv >> 16))) << 16;
+        uint64_t r = f(uint16_t(a[l]), uint16_t(b[l]), uint16_t(cv));
+        if constexpr (X2) r |= uint64_t(f(uint16_t(a[l] >> 16), uint16_t(b[l] >> 16), uint16_t(cv >> 16))) << 16;
         d[l] = r;
     });
+}
+
+template <int Op, bool Ftz, bool Sat, bool X2, bool Relu = false>
+void arith(ExecContext& ctx, Warp& w, const Inst& in, LaneMask m) {
+    halves<X2>(ctx, w, in, m, [](uint16_t a, uint16_t b, uint16_t c) {
+        const uint16_t r = apply<Op, Ftz, Sat>(a, b, c);
+        return Relu ? relu(r) : r;
+    });
+}
+
+template <bool Max, bool NanOut, bool XorSign, bool Ftz, bool X2>
+void min_max_op(ExecContext& ctx, Warp& w, const Inst& in, LaneMask m) {
+    halves<X2>(ctx, w, in, m, [](uint16_t a, uint16_t b, uint16_t) { return min_max<Max, NanOut, XorSign, Ftz>(a, b); });
 }
 
 // neg/abs are sign-bit operations; a NaN gives the canonical NaN, as in fp32.
@@ -141,6 +164,19 @@ ExecFn arith_fn(bool ftz, bool sat) {
     return sat ? arith<Op, false, true, X2> : arith<Op, false, false, X2>;
 }
 
+template <bool Max, bool X2>
+ExecFn min_max_fn(bool ftz, bool nan, bool xorsign) {
+    if (nan && xorsign) return ftz ? min_max_op<Max, true, true, true, X2> : min_max_op<Max, true, true, false, X2>;
+    if (nan) return ftz ? min_max_op<Max, true, false, true, X2> : min_max_op<Max, true, false, false, X2>;
+    return ftz ? min_max_op<Max, false, true, true, X2> : min_max_op<Max, false, true, false, X2>;
+}
+
+template <bool X2>
+ExecFn fma_relu_fn(bool ftz, bool sat) {
+    if (sat) return nullptr;                     // .relu and .sat do not combine
+    return ftz ? arith<kFma, true, false, X2, true> : arith<kFma, false, false, X2, true>;
+}
+
 template <bool X2>
 ExecFn pick_arith(const std::string& op, bool ftz, bool sat) {
     if (op == "add") return arith_fn<kAdd, X2>(ftz, sat);
@@ -161,13 +197,22 @@ OpChoice select_half_op(const OpSpec& s) {
     const bool x2 = t == "f16x2", ftz = s.has("ftz"), sat = s.has("sat");
     OpChoice c;
     c.error = "unsupported instruction '" + s.full_name() + "'";
-    // Only .rn exists for f16 arithmetic; fma must name it.
-    if (s.has("rz") || s.has("rm") || s.has("rp") || (op == "fma" && !s.has("rn"))) return c;
-    if (op == "add" || op == "sub" || op == "mul" || op == "min" || op == "max") {
+    // Only .rn exists for f16 arithmetic; fma must name it. .oob (fma of sm_90) is not modelled;
+    // .relu exists on fma, .NaN and .xorsign.abs on min and max.
+    if (s.has("rz") || s.has("rm") || s.has("rp") || (op == "fma" && !s.has("rn")) || s.has("oob")) return c;
+    const bool relu = s.has("relu"), nan = s.has("NaN"), xorsign = s.has("xorsign");
+    if ((relu && op != "fma") || ((nan || xorsign) && op != "min" && op != "max") || xorsign != s.has("abs")) return c;
+    if ((op == "min" || op == "max") && (nan || xorsign) && !sat) {
+        const bool max = op == "max";
+        c.fn = x2 ? (max ? min_max_fn<true, true>(ftz, nan, xorsign) : min_max_fn<false, true>(ftz, nan, xorsign))
+                  : (max ? min_max_fn<true, false>(ftz, nan, xorsign) : min_max_fn<false, false>(ftz, nan, xorsign));
+        c.layout = Layout::D_A_B;
+    } else if (op == "add" || op == "sub" || op == "mul" || op == "min" || op == "max") {
         c.fn = x2 ? pick_arith<true>(op, ftz, sat) : pick_arith<false>(op, ftz, sat);
         c.layout = Layout::D_A_B;
     } else if (op == "fma") {
-        c.fn = x2 ? pick_arith<true>(op, ftz, sat) : pick_arith<false>(op, ftz, sat);
+        c.fn = relu ? (x2 ? fma_relu_fn<true>(ftz, sat) : fma_relu_fn<false>(ftz, sat))
+                    : (x2 ? pick_arith<true>(op, ftz, sat) : pick_arith<false>(op, ftz, sat));
         c.layout = Layout::D_A_B_C;
     } else if ((op == "neg" || op == "abs") && !sat) {
         const bool neg = op == "neg";

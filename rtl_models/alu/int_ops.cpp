@@ -62,6 +62,9 @@ struct MulLo : Same { template <class T> static T apply(T a, T b) { return T(U<T
 struct MulHi : Same { template <class T> static T apply(T a, T b) { return high_half(a, b); } };
 struct Min : Same { template <class T> static T apply(T a, T b) { return a < b ? a : b; } };
 struct Max : Same { template <class T> static T apply(T a, T b) { return a > b ? a : b; } };
+// min/max.relu.s32 (sm_90): a negative result gives 0 (PTX ISA; regress/golden/fp_modes).
+template <class Op>
+struct Relu : Same { template <class T> static T apply(T a, T b) { const T r = Op::apply(a, b); return r < T(0) ? T(0) : r; } };
 struct And : Same { template <class T> static T apply(T a, T b) { return a & b; } };
 struct Or : Same { template <class T> static T apply(T a, T b) { return a | b; } };
 struct Xor : Same { template <class T> static T apply(T a, T b) { return a ^ b; } };
@@ -425,6 +428,8 @@ OpChoice select_int_arith(const OpSpec& s, const std::string& t) {
     if (op == "mov") return choice(by_int_type<MovK>(t), Layout::D_A, s);
     if (op == "add") return choice(binary_fn<Add>(t), Layout::D_A_B, s);
     if (op == "sub") return choice(binary_fn<Sub>(t), Layout::D_A_B, s);
+    if ((op == "min" || op == "max") && s.has("relu"))
+        return choice(t != "s32" ? nullptr : op == "min" ? binary<int32_t, Relu<Min>> : binary<int32_t, Relu<Max>>, Layout::D_A_B, s);
     if (op == "min") return choice(binary_fn<Min>(t), Layout::D_A_B, s);
     if (op == "max") return choice(binary_fn<Max>(t), Layout::D_A_B, s);
     if (op == "and") return choice(binary_fn<And>(t), Layout::D_A_B, s);

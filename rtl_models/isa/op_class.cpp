@@ -71,7 +71,7 @@ OpClass classify_op(const OpSpec& s) {
     if (one_of(op, {"bar", "barrier"})) return OpClass::Barrier;
     if (one_of(op, {"membar", "fence"})) return OpClass::Fence;
     if (one_of(op, {"vote", "shfl", "match", "activemask", "redux"})) return OpClass::Warp;
-    if (one_of(op, {"pmevent", "nop", "trap", "brkpt", "nanosleep"})) return OpClass::Misc;
+    if (one_of(op, {"pmevent", "nop", "trap", "brkpt", "nanosleep", "griddepcontrol"})) return OpClass::Misc;
     if (op == "vabsdiff2" || op == "vabsdiff4") return OpClass::VideoAbsdiff;
     if (op.size() > 1 && op[0] == 'v' && one_of(op, {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad", "vset",
                                                      "vadd2", "vadd4", "vsub2", "vsub4", "vavrg2", "vavrg4", "vmin2",

@@ -593,6 +593,11 @@ OpChoice select_memory_op(const OpSpec& s) {
     c.aux = uint8_t((strong ? kOrderStrong : 0) | (release ? kOrderRelease : 0) | (commutes ? kAtomCommutes : 0) |
                     (acquire ? kOrderAcquire : 0));
     if (op == "cvta") {
+        // Kernel parameters have no generic address in the model (__grid_constant__ takes one).
+        if (c.space == MemSpace::Param) {
+            c.error = "unsupported instruction '" + s.full_name() + "': generic addresses of kernel parameters are not modelled";
+            return c;
+        }
         c.layout = Layout::D_A;
         c.width = uint8_t(t == "u32" ? 4 : 8);
         c.fn = s.has("to") ? cvta<false> : cvta<true>;

@@ -142,6 +142,13 @@ OpChoice select_control_op(const OpSpec& s) {
     // nanosleep may sleep anywhere from 0 to twice the time asked (PTX ISA): the model does not.
     else if (op == "nanosleep" && s.type() == "u32") { c.fn = fence; c.layout = Layout::Barrier; }
     else if (op == "trap") { c.fn = trap; c.layout = Layout::None; }
+    // griddepcontrol (programmatic dependent launch, sm_90): the model starts a grid only once the
+    // grids before it in its stream have completed, so .wait has nothing to wait for, and
+    // .launch_dependents, which lets a dependent grid start early, has nothing to release.
+    else if (op == "griddepcontrol" && (s.has("wait") || s.has("launch_dependents")) && s.mods.size() == 1) {
+        c.fn = fence;
+        c.layout = Layout::None;
+    }
     return c;
 }
 

@@ -63,6 +63,8 @@ private:
 
     Token number(SourceLoc loc) {
         size_t start = m_pos;
+        // A qualifier after "::" may start with a digit: .L2::128B, .L2::64B (prefetch sizes).
+        if (start >= 2 && m_src[start - 1] == ':' && m_src[start - 2] == ':') return take_while(Tok::Ident, loc, start, ident_char);
         char c1 = peek(1);
         if (peek() == '0' && (c1 == 'f' || c1 == 'F' || c1 == 'd' || c1 == 'D')) {
             advance(); advance();

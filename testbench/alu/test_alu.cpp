@@ -5,6 +5,7 @@
 #define BOOST_TEST_MODULE alu
 #include <boost/test/unit_test.hpp>
 
+#include <limits>
 #include <vector>
 
 #include "alu/alu_ops.h"
@@ -199,4 +200,41 @@ BOOST_AUTO_TEST_CASE(bit_masks_and_field_extensions) {
     BOOST_TEST(x.row(0)[0] == 0xF0u);
     BOOST_TEST(refusal("bmsk", {"b32"}) == "");     // no mode: not a form of PTX
     BOOST_TEST(refusal("szext", {"clamp", "b32"}) == "");
+}
+
+BOOST_AUTO_TEST_CASE(result_modifiers_are_executed_or_refused) {
+    // A modifier that changes the result is executed, or the form is refused: never run without it.
+    BOOST_TEST(refusal("min", {"NaN", "f32"}) == "taken");
+    BOOST_TEST(refusal("max", {"ftz", "NaN", "xorsign", "abs", "f32"}) == "taken");
+    BOOST_TEST(refusal("max", {"xorsign", "abs", "f16x2"}) == "taken");
+    BOOST_TEST(refusal("min", {"relu", "s32"}) == "taken");
+    BOOST_TEST(refusal("fma", {"rn", "relu", "f16"}) == "taken");
+    BOOST_TEST(refusal("cvt", {"rn", "relu", "f16x2", "f32"}) == "taken");
+    BOOST_TEST(refusal("min", {"NaN", "f64"}) == "unsupported instruction 'min.NaN.f64'");
+    BOOST_TEST(refusal("min", {"relu", "u32"}) == "unsupported instruction 'min.relu.u32'");
+    BOOST_TEST(refusal("min", {"xorsign", "f32"}) != "taken");             // .xorsign comes with .abs
+    BOOST_TEST(refusal("fma", {"rn", "oob", "f16"}) == "unsupported instruction 'fma.rn.oob.f16'");
+    BOOST_TEST(refusal("add", {"rn", "relu", "f16"}) != "taken");
+    BOOST_TEST(refusal("cvt", {"rn", "relu", "f32", "f64"}).find(".relu converts f32") != std::string::npos);
+
+    Lanes x;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float a[] = {1.0f, -2.0f, 3.0f, -0.0f};
+    const float b[] = {nan, 3.0f, -5.0f, 0.0f};
+    x.set(1, [&](int l) { return put<float>(a[l % 4]); });
+    x.set(2, [&](int l) { return put<float>(b[l % 4]); });
+    x.run("min", {"NaN", "f32"});
+    BOOST_TEST(x.row(0)[0] == 0x7FFFFFFFu);                 // NaN in: the canonical NaN out
+    BOOST_TEST(get<float>(x.row(0)[1]) == -2.0f);
+    x.run("min", {"xorsign", "abs", "f32"});
+    BOOST_TEST(get<float>(x.row(0)[0]) == 1.0f);            // a NaN operand: the other, sign a ^ b
+    BOOST_TEST(get<float>(x.row(0)[1]) == -2.0f);           // |-2| < |3|, signs differ
+    BOOST_TEST(get<float>(x.row(0)[2]) == -3.0f);
+    x.run("max", {"xorsign", "abs", "f32"});
+    BOOST_TEST(get<float>(x.row(0)[2]) == -5.0f);
+    x.set(1, [](int l) { return uint64_t(uint32_t(l % 2 ? -5 : 7)); });
+    x.set(2, [](int l) { return uint64_t(uint32_t(l % 2 ? -7 : 9)); });
+    x.run("max", {"relu", "s32"});
+    BOOST_TEST(x.row(0)[0] == 9u);
+    BOOST_TEST(x.row(0)[1] == 0u);                          // max(-5, -7) = -5, then ReLU
 }

@@ -104,6 +104,29 @@ BOOST_AUTO_TEST_CASE(vector_operands_and_special_registers) {
     BOOST_TEST(loader::check_module(m).empty());
 }
 
+BOOST_AUTO_TEST_CASE(qualifiers_may_start_with_a_digit) {
+    // nvcc writes the L2 prefetch size as .L2::128B (cp.async, ld.global); it is a hint.
+    Module m = parse("t.ptx", std::string(kHeader) + R"(
+.visible .entry k(.param .u64 p)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    ld.global.L2::128B.u32 %r1, [%rd1];
+    ld.global.nc.L1::no_allocate.L2::256B.u32 %r1, [%rd1];
+    ret;
+})");
+    const Function& f = m.functions[0];
+    BOOST_TEST(f.body[1].mods.size() == 3u);
+    BOOST_TEST(f.body[1].mods[1] == "L2::128B");
+    BOOST_TEST(f.body[2].mods[3] == "L2::256B");
+    BOOST_TEST(loader::check_module(m).empty());
+    // Elsewhere a number followed by letters is still an error.
+    const std::string bad = std::string(kHeader) + ".visible .entry k(.param .u64 p)\n{\n    .reg .b32 %r<2>;\n"
+                            "    .reg .b64 %rd<2>;\n    ld.global.u32 %r1, [%rd1+12B];\n    ret;\n}\n";
+    BOOST_TEST(error_of(bad).find("malformed number '12B'") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(video_selectors_and_negated_registers) {
     Module m = parse("t.ptx", std::string(kHeader) + R"(
 .visible .entry k()

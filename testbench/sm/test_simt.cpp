@@ -246,7 +246,9 @@ BOOST_AUTO_TEST_CASE(set_writes_each_destination_type) {
 // What nvcc emits for real programs: WARP_SZ for warpSize; a 32-bit shared address with a negative
 // intermediate (thread 0's %r6 is 0 - 64, which only [%r6+64] wrapping modulo 2^32 brings back to
 // 0, as Rodinia's needle relies on); %clock advancing with the work in functional mode; nanosleep
-// (cuda::barrier's back-off), which may sleep for no time at all.
+// (cuda::barrier's back-off), which may sleep for no time at all; griddepcontrol (sm_90's
+// cudaGridDependencySynchronize and cudaTriggerProgrammaticLaunchCompletion), which has nothing to
+// wait for or release when grids run one after the other.
 BOOST_AUTO_TEST_CASE(warp_sz_wrapping_shared_addresses_and_a_moving_functional_clock) {
     TestMemory mem = run(R"(
 .visible .entry k(.param .u64 out)
@@ -262,6 +264,8 @@ BOOST_AUTO_TEST_CASE(warp_sz_wrapping_shared_addresses_and_a_moving_functional_c
     add.u32 %r5, %r3, %r4;
     st.shared.u32 [%r5], %r1;
     nanosleep.u32 100;
+    griddepcontrol.wait;
+    griddepcontrol.launch_dependents;
     bar.sync 0;
     sub.u32 %r6, %r5, 64;
     ld.shared.u32 %r7, [%r6+64];
