@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 # clang and its runtime libraries build the fuzz harnesses (./test.sh --fuzz); dpkg-dev unpacks
 # SystemC's source for the sanitizer build (cmake/systemc_pthreads.sh); python3-matplotlib draws
 # the plots of gpusim sweep, and slurm-wlm with munge is the cluster its --slurm test starts.
-packages="g++ cmake make pkg-config libsystemc-dev libboost-test-dev libfmt-dev nlohmann-json3-dev libcli11-dev libzstd-dev
+packages="g++ cmake ninja-build make pkg-config libsystemc-dev libboost-test-dev libfmt-dev nlohmann-json3-dev libcli11-dev libzstd-dev
           clang libclang-rt-14-dev dpkg-dev python3-matplotlib slurm-wlm munge verilator"
 missing=""
 for p in $packages; do
@@ -22,6 +22,6 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGPUSIM_WERROR=ON
+bash cmake/configure.sh build -DCMAKE_BUILD_TYPE=Release -DGPUSIM_WERROR=ON
 cmake --build build -j2
 ./build/gpusim run regress/kernels/*/manifest.json

@@ -139,7 +139,7 @@ gpusim_library(smem FOLDER rtl_models/smem SOURCES rtl_models/smem/smem_keys.cpp
 # arbiter as a C++ model the SM clocks itself (smem.impl=rtl), and as a SystemC module for the
 # co-simulation testbench. One library holds both, with one Verilator runtime built for SystemC.
 find_package(verilator 5 QUIET HINTS $ENV{VERILATOR_ROOT})
-if(verilator_FOUND AND NOT GPUSIM_FUZZ)
+if(verilator_FOUND)
   set(GPUSIM_RTL ON)
   gpusim_library(rtl FOLDER rtl_models/rtl SOURCES rtl_models/rtl/bank_arbiter_rtl.cpp DEPENDS smem LIBS Threads::Threads)
   set(GPUSIM_RTL_ARGS -Wall --x-assign fast --x-initial fast -O3)

@@ -30,7 +30,9 @@ version=$(dpkg-query -W -f '${source:Version}' libsystemc-dev)
 (cd "$work/src" && apt-get "${apt_opts[@]}" -qq source "systemc=$version" > /dev/null)
 src=$(find "$work/src" -maxdepth 1 -type d -name 'systemc-*' | head -1)
 
-cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_STANDARD=17 \
+# -O1 without debug information: a library that only schedules the tests' processes builds in
+# half the time (CI's time budget), and reports still name its functions.
+cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DCMAKE_CXX_STANDARD=17 \
       -DENABLE_PTHREADS=ON -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_PREFIX="$prefix" > "$work/configure.log"
 cmake --build "$work/build" -j2 --target systemc > "$work/build.log"
 cmake --install "$work/build" > "$work/install.log"

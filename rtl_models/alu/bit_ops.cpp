@@ -10,7 +10,7 @@ namespace gpusim {
 namespace {
 
 template <class T> using U = std::make_unsigned_t<T>;
-template <class T> constexpr uint32_t kBits = uint32_t(sizeof(T) * 8);
+template <class T> constexpr uint32_t kWidth = uint32_t(sizeof(T) * 8);
 
 int32_t sat32(int64_t v) { return int32_t(v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v); }
 
@@ -62,10 +62,10 @@ template <class T, bool ShiftAmt>
 void bfind(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     each_lane(c, w, in, m, [](uint64_t a, uint64_t, uint64_t, uint64_t, int) {
         U<T> x = U<T>(a);
-        if (std::is_signed_v<T> && (x >> (kBits<T> - 1))) x = U<T>(~x);
+        if (std::is_signed_v<T> && (x >> (kWidth<T> - 1))) x = U<T>(~x);
         if (x == 0) return uint64_t(0xFFFFFFFFu);
         uint32_t msb = 63 - uint32_t(__builtin_clzll(uint64_t(x)));
-        return uint64_t(ShiftAmt ? kBits<T> - 1 - msb : msb);
+        return uint64_t(ShiftAmt ? kWidth<T> - 1 - msb : msb);
     });
 }
 
@@ -91,10 +91,10 @@ void bfe64(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 template <class T>
 void bfi(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     each_lane(c, w, in, m, [](uint64_t a, uint64_t b, uint64_t cc, uint64_t e, int) {
-        bool wide = kBits<T> == 64;
+        bool wide = kWidth<T> == 64;
         uint32_t pos = wide ? uint32_t(cc) : uint32_t(cc) & 0xFF, len = wide ? uint32_t(e) : uint32_t(e) & 0xFF;
         U<T> f = U<T>(b);
-        for (uint32_t i = 0; i < len && pos + i < kBits<T>; ++i) {
+        for (uint32_t i = 0; i < len && pos + i < kWidth<T>; ++i) {
             U<T> bit = U<T>(U<T>(1) << (pos + i));
             f = U<T>(((a >> i) & 1) ? (f | bit) : (f & ~bit));
         }
@@ -229,16 +229,16 @@ void carry_op(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         unsigned __int128 x = U<T>(a), y = U<T>(b), cin = (w.carry >> l) & 1, r = 0;
         bool carry = false;
         switch (op) {
-        case kAddCc: r = x + y; carry = (r >> kBits<T>) & 1; break;
-        case kAddC: r = x + y + cin; carry = (r >> kBits<T>) & 1; break;
+        case kAddCc: r = x + y; carry = (r >> kWidth<T>) & 1; break;
+        case kAddC: r = x + y + cin; carry = (r >> kWidth<T>) & 1; break;
         case kSubCc: r = x - y; carry = x < y; break;
         case kSubC: r = x - y - cin; carry = x < y + cin; break;
         default: {
             unsigned __int128 p = x * y;
-            if (op == kMadHiCc || op == kMadcHi) p >>= kBits<T>;
+            if (op == kMadHiCc || op == kMadcHi) p >>= kWidth<T>;
             p &= (unsigned __int128)U<T>(~U<T>(0));
             r = p + U<T>(cc) + ((op == kMadcLo || op == kMadcHi) ? cin : 0);
-            carry = (r >> kBits<T>) & 1;
+            carry = (r >> kWidth<T>) & 1;
         }
         }
         if (carry) out |= 1u << l;

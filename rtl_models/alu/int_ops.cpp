@@ -173,16 +173,16 @@ void bfe(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 }
 
 // ---- compare and select ----
-enum Cmp : uint8_t { kEq, kNe, kLt, kLe, kGt, kGe };
+enum Cmp : uint8_t { kIntEq, kIntNe, kIntLt, kIntLe, kIntGt, kIntGe };
 enum Combine : uint8_t { kNone, kAnd, kOr, kXor };
 
 template <class T, int C>
 bool compare(T a, T b) {
-    if constexpr (C == kEq) return a == b;
-    else if constexpr (C == kNe) return a != b;
-    else if constexpr (C == kLt) return a < b;
-    else if constexpr (C == kLe) return a <= b;
-    else if constexpr (C == kGt) return a > b;
+    if constexpr (C == kIntEq) return a == b;
+    else if constexpr (C == kIntNe) return a != b;
+    else if constexpr (C == kIntLt) return a < b;
+    else if constexpr (C == kIntLe) return a <= b;
+    else if constexpr (C == kIntGt) return a > b;
     else return a >= b;
 }
 
@@ -326,9 +326,9 @@ ExecFn mad_wide_fn(const std::string& t) {
 
 // Compare names: unsigned ones (lo/ls/hi/hs) are the integer forms of lt/le/gt/ge.
 int compare_code(const OpSpec& s) {
-    static const std::pair<const char*, int> names[] = {{"eq", kEq}, {"ne", kNe}, {"lt", kLt}, {"le", kLe},
-                                                       {"gt", kGt}, {"ge", kGe}, {"lo", kLt}, {"ls", kLe},
-                                                       {"hi", kGt}, {"hs", kGe}};
+    static const std::pair<const char*, int> names[] = {{"eq", kIntEq}, {"ne", kIntNe}, {"lt", kIntLt}, {"le", kIntLe},
+                                                       {"gt", kIntGt}, {"ge", kIntGe}, {"lo", kIntLt}, {"ls", kIntLe},
+                                                       {"hi", kIntGt}, {"hs", kIntGe}};
     for (auto& [n, code] : names)
         if (s.has(n)) return code;
     return -1;
@@ -336,12 +336,12 @@ int compare_code(const OpSpec& s) {
 
 ExecFn setp_fn(int cmp, const std::string& t) {
     switch (cmp) {
-    case kEq: return by_int_type<SetpOf<kEq>::K>(t);
-    case kNe: return by_int_type<SetpOf<kNe>::K>(t);
-    case kLt: return by_int_type<SetpOf<kLt>::K>(t);
-    case kLe: return by_int_type<SetpOf<kLe>::K>(t);
-    case kGt: return by_int_type<SetpOf<kGt>::K>(t);
-    case kGe: return by_int_type<SetpOf<kGe>::K>(t);
+    case kIntEq: return by_int_type<SetpOf<kIntEq>::K>(t);
+    case kIntNe: return by_int_type<SetpOf<kIntNe>::K>(t);
+    case kIntLt: return by_int_type<SetpOf<kIntLt>::K>(t);
+    case kIntLe: return by_int_type<SetpOf<kIntLe>::K>(t);
+    case kIntGt: return by_int_type<SetpOf<kIntGt>::K>(t);
+    case kIntGe: return by_int_type<SetpOf<kIntGe>::K>(t);
     }
     return nullptr;
 }

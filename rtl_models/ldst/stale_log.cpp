@@ -6,7 +6,6 @@
 namespace gpusim {
 
 namespace {
-bool overlap(uint64_t a, uint32_t as, uint64_t b, uint32_t bs) { return a < b + bs && b < a + as; }
 
 // A well-mixed hash (splitmix64's finaliser): each SM's delay for each entry, from the seed.
 uint64_t mix(uint64_t x) {

@@ -12,6 +12,9 @@
 
 namespace gpusim {
 
+// Whether the byte ranges [a, a + as) and [b, b + bs) share a byte.
+inline bool overlap(uint64_t a, uint32_t as, uint64_t b, uint32_t bs) { return a < b + bs && b < a + as; }
+
 class StaleLog {
 public:
     // `entries`: sim.invalidation_entries; `max_delay`: sim.load_max_delay; `seed`: sim.memory_seed.

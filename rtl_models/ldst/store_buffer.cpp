@@ -5,10 +5,6 @@
 
 namespace gpusim {
 
-namespace {
-bool overlap(uint64_t a, uint32_t as, uint64_t b, uint32_t bs) { return a < b + bs && b < a + as; }
-} // namespace
-
 StoreBuffer::StoreBuffer(const StoreBufferConfig& cfg, uint32_t smid, MemoryView& memory)
     : m_cfg(cfg), m_smid(smid), m_memory(memory), m_rng(cfg.seed * 0x9E3779B97F4A7C15ull + smid) {}
 

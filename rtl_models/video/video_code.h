@@ -24,6 +24,8 @@ enum class Scale : uint8_t { None, Shr7, Shr15 };   // vmad result scaling
 // Scalar operand selectors. kWord (no selector) means the whole 32-bit word, not .b0.
 enum Sel : uint8_t { kWord, kB0, kB1, kB2, kB3, kH0, kH1 };
 
+constexpr int kWordBits = 32;   // a register's width
+
 // Bits per SIMD source-lane index in Code::asel / Code::bsel (a pool index 0..7 fits in 3 bits).
 constexpr int kLaneIndexBits = 3;
 

@@ -11,7 +11,6 @@ namespace {
 
 constexpr int kByteBits = 8;
 constexpr int kHalfBits = 16;
-constexpr int kWordBits = 32;
 constexpr int kIntermediateBits = 34;   // the ISA's ".s34" intermediate
 constexpr uint32_t kMaxShift = 32;      // .clamp limit of vshl/vshr
 constexpr uint32_t kWrapMask = 31;      // .wrap keeps the shift amount mod 32

@@ -9,7 +9,6 @@
 namespace gpusim::video {
 namespace {
 
-constexpr int kWordBits = 32;
 
 template <int Lanes>
 void simd(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {

@@ -13,8 +13,6 @@ enum Advice { SetReadMostly = 1, UnsetReadMostly, SetPreferredLocation, UnsetPre
 enum RangeAttribute { ReadMostly = 1, PreferredLocation, AccessedBy, LastPrefetchLocation, PreferredLocationType,
                       PreferredLocationId, LastPrefetchLocationType, LastPrefetchLocationId };
 
-DevicePtr dev(const void* p) { return reinterpret_cast<DevicePtr>(p); }
-
 // A location as a device number: 0, cudaCpuDeviceId for the host; anything else is refused.
 int device_of(cudaMemLocation l) {
     if (l.type == cudaMemLocationTypeDevice) {

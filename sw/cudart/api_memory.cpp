@@ -14,8 +14,6 @@ constexpr unsigned kHostAllocPortable = 1, kHostAllocMapped = 2, kHostAllocWrite
 constexpr unsigned kHostRegisterMapped = 2;
 constexpr size_t kPitchAlign = 512;   // cudaMallocPitch's row alignment (cudaDeviceProp::texturePitchAlignment ... the driver uses 512)
 
-DevicePtr dev(const void* p) { return reinterpret_cast<DevicePtr>(p); }
-
 // The planes of a pitched 3D allocation, each a 2D fill.
 void fill_3d(Runtime& rt, const cudaPitchedPtr& pp, int value, const cudaExtent& e, StreamId s) {
     if (e.width == 0 || e.height == 0) return;   // nothing to set, however many slices it names

@@ -19,6 +19,9 @@
 
 namespace gpusim::cudart {
 
+// A device address as the program holds it: a pointer.
+inline DevicePtr dev(const void* p) { return reinterpret_cast<DevicePtr>(p); }
+
 struct CallConfig {
     dim3 grid, block;
     size_t shared = 0;

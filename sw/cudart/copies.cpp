@@ -8,8 +8,6 @@
 namespace gpusim::cudart {
 
 namespace {
-DevicePtr dev(const void* p) { return reinterpret_cast<DevicePtr>(p); }
-
 cudaMemcpyKind resolve(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind) {
     if (kind != cudaMemcpyDefault) {
         require(kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault, "invalid copy direction", Error::InvalidMemcpyDirection);
@@ -114,7 +112,6 @@ void copy_3d(Runtime& rt, const cudaMemcpy3DParms* p, StreamId s, bool sync) {
         }
     if (sync) rt.synchronize(s);
 }
-
 
 void fill_2d(Runtime& rt, void* dst, size_t pitch, unsigned value, unsigned element_size, size_t width, size_t height,
              StreamId s) {

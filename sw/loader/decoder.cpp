@@ -25,8 +25,6 @@ using ptx::PtxError;
 using ptx::Space;
 using ptx::SymbolRef;
 
-uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
-
 // Constant special registers get a hidden register row filled when a warp starts.
 bool special_of(const std::string& name, SpecialReg& out) {
     static const std::pair<const char*, SpecialReg> names[] = {

@@ -12,6 +12,9 @@
 
 namespace gpusim::loader {
 
+// v rounded up to a multiple of a (a = 0: v).
+inline uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+
 struct ImageBuilder {
     ImageBuilder(const ptx::Module& m, const VariableAddresses& a, std::vector<ptx::PtxError>* e)
         : mod(m), addr(a), errors(e), img(std::make_shared<KernelImage>()) {}

@@ -58,8 +58,6 @@ using ptx::Operand;
 using ptx::Space;
 using ptx::SymbolRef;
 
-uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
-
 // What a body refers to: functions it calls by name, functions whose address it takes, and
 // whether it makes an indirect call.
 struct References {

@@ -260,13 +260,21 @@ BOOST_AUTO_TEST_CASE(a_captured_stream_becomes_a_graph_that_relaunches) {
     cudaFree(d);
 }
 
+using AnyFn = long (*)(long, long, long, long, long, long, long, long, long, long);
+
+// Calls a function of any signature with ten zero arguments. That is the point of the test below,
+// so clang's check of calls through a pointer of another function type is off here.
+#if defined(__clang__)
+__attribute__((no_sanitize("function")))
+#endif
+static void call_with_zeros(AnyFn fn) { fn(0, 0, 0, 0, 0, 0, 0, 0, 0, 0); }
+
 // Whatever a program calls, with whatever it passes, the library answers: here every function
 // CUDA 13 exports, called with zeros for every argument (null pointers, handle 0, size 0).
 BOOST_AUTO_TEST_CASE(every_export_called_with_zeros_returns) {
     std::ifstream list(GPUSIM_SOURCE_DIR "/sw/cudart/cudart13_symbols.txt");
     std::string name;
     int called = 0;
-    using AnyFn = long (*)(long, long, long, long, long, long, long, long, long, long);
     while (list >> name) {
         // Reset and the exit paths would end the process's runtime for the tests that follow;
         // they are called last.
@@ -276,7 +284,7 @@ BOOST_AUTO_TEST_CASE(every_export_called_with_zeros_returns) {
         if (name == "cudaCreateChannelDesc") continue;
         auto fn = reinterpret_cast<AnyFn>(dlsym(RTLD_DEFAULT, name.c_str()));
         BOOST_REQUIRE_MESSAGE(fn, name << " is not exported");
-        fn(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        call_with_zeros(fn);
         ++called;
     }
     BOOST_TEST(called > 400);
