@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# clang and its runtime libraries build the fuzz harnesses (./test.sh --fuzz); dpkg-dev unpacks
+# clang and its runtime libraries build the sanitizer build and its fuzz harnesses (./test.sh
+# --sanitize, --fuzz); ninja-build runs the builds; dpkg-dev unpacks
 # SystemC's source for the sanitizer build (cmake/systemc_pthreads.sh); python3-matplotlib draws
 # the plots of gpusim sweep, and slurm-wlm with munge is the cluster its --slurm test starts.
 packages="g++ cmake ninja-build make pkg-config libsystemc-dev libboost-test-dev libfmt-dev nlohmann-json3-dev libcli11-dev libzstd-dev
