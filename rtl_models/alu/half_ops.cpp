@@ -40,32 +40,24 @@ uint16_t h_out(long double exact) {
     return r;
 }
 
-enum HOp : uint8_t { kAdd, kSub, kMul, kFma, kMin, kMax };
+enum HOp : uint8_t { kAdd, kSub, kMul, kFma };
 
 template <int Op, bool Ftz, bool Sat>
 uint16_t apply(uint16_t a, uint16_t b, uint16_t c) {
     const long double x = h_in<Ftz>(a), y = h_in<Ftz>(b);
-    if constexpr (Op == kMin || Op == kMax) {
-        // IEEE minNum/maxNum: a NaN operand yields the other; -0 orders below +0.
-        if (std::isnan(x) && std::isnan(y)) return kCanonicalNanF16;
-        if (std::isnan(x)) return h_out<Ftz, Sat>(y);
-        if (std::isnan(y)) return h_out<Ftz, Sat>(x);
-        bool pick_x = x == y ? (std::signbit(x) == (Op == kMin)) : (Op == kMin ? x < y : x > y);
-        return h_out<Ftz, Sat>(pick_x ? x : y);
-    } else {
-        long double r;
-        if constexpr (Op == kAdd) r = x + y;
-        else if constexpr (Op == kSub) r = x - y;
-        else if constexpr (Op == kMul) r = x * y;
-        else r = x * y + h_in<Ftz>(c);
-        return h_out<Ftz, Sat>(r);
-    }
+    long double r;
+    if constexpr (Op == kAdd) r = x + y;
+    else if constexpr (Op == kSub) r = x - y;
+    else if constexpr (Op == kMul) r = x * y;
+    else r = x * y + h_in<Ftz>(c);
+    return h_out<Ftz, Sat>(r);
 }
 
 // fma.relu: a negative result gives +0; NaN stays the canonical NaN (PTX ISA, fma; golden fp_modes).
 uint16_t relu(uint16_t h) { return !is_nan(h) && (h & 0x8000) ? 0 : h; }
 
-// min/max .NaN and .xorsign.abs (float_common.h); a NaN result is the canonical NaN.
+// min/max: minNum/maxNum with -0 below +0, and the modes .NaN and .xorsign.abs (float_common.h);
+// a NaN result is the canonical NaN.
 template <bool Max, bool NanOut, bool XorSign, bool Ftz>
 uint16_t min_max(uint16_t a, uint16_t b) {
     const long double r = min_max_mode<Max, NanOut, XorSign>(h_in<Ftz>(a), h_in<Ftz>(b));
@@ -168,7 +160,8 @@ template <bool Max, bool X2>
 ExecFn min_max_fn(bool ftz, bool nan, bool xorsign) {
     if (nan && xorsign) return ftz ? min_max_op<Max, true, true, true, X2> : min_max_op<Max, true, true, false, X2>;
     if (nan) return ftz ? min_max_op<Max, true, false, true, X2> : min_max_op<Max, true, false, false, X2>;
-    return ftz ? min_max_op<Max, false, true, true, X2> : min_max_op<Max, false, true, false, X2>;
+    if (xorsign) return ftz ? min_max_op<Max, false, true, true, X2> : min_max_op<Max, false, true, false, X2>;
+    return ftz ? min_max_op<Max, false, false, true, X2> : min_max_op<Max, false, false, false, X2>;
 }
 
 template <bool X2>
@@ -183,8 +176,6 @@ ExecFn pick_arith(const std::string& op, bool ftz, bool sat) {
     if (op == "sub") return arith_fn<kSub, X2>(ftz, sat);
     if (op == "mul") return arith_fn<kMul, X2>(ftz, sat);
     if (op == "fma") return arith_fn<kFma, X2>(ftz, sat);
-    if (op == "min" && !sat) return arith_fn<kMin, X2>(ftz, false);
-    if (op == "max" && !sat) return arith_fn<kMax, X2>(ftz, false);
     return nullptr;
 }
 
@@ -202,12 +193,12 @@ OpChoice select_half_op(const OpSpec& s) {
     if (s.has("rz") || s.has("rm") || s.has("rp") || (op == "fma" && !s.has("rn")) || s.has("oob")) return c;
     const bool relu = s.has("relu"), nan = s.has("NaN"), xorsign = s.has("xorsign");
     if ((relu && op != "fma") || ((nan || xorsign) && op != "min" && op != "max") || xorsign != s.has("abs")) return c;
-    if ((op == "min" || op == "max") && (nan || xorsign) && !sat) {
+    if ((op == "min" || op == "max") && !sat) {
         const bool max = op == "max";
         c.fn = x2 ? (max ? min_max_fn<true, true>(ftz, nan, xorsign) : min_max_fn<false, true>(ftz, nan, xorsign))
                   : (max ? min_max_fn<true, false>(ftz, nan, xorsign) : min_max_fn<false, false>(ftz, nan, xorsign));
         c.layout = Layout::D_A_B;
-    } else if (op == "add" || op == "sub" || op == "mul" || op == "min" || op == "max") {
+    } else if (op == "add" || op == "sub" || op == "mul") {
         c.fn = x2 ? pick_arith<true>(op, ftz, sat) : pick_arith<false>(op, ftz, sat);
         c.layout = Layout::D_A_B;
     } else if (op == "fma") {
