@@ -106,7 +106,7 @@ gpusim_library(check FOLDER rtl_models/check SOURCES rtl_models/check/check_keys
 # The execution units.
 gpusim_library(alu FOLDER rtl_models/alu
   SOURCES rtl_models/alu/pipe_keys.cpp rtl_models/alu/alu_ops.cpp rtl_models/alu/int_ops.cpp rtl_models/alu/bit_ops.cpp rtl_models/alu/float_ops.cpp
-          rtl_models/alu/cvt_ops.cpp rtl_models/alu/half_ops.cpp rtl_models/alu/pipe.cpp
+          rtl_models/alu/cvt_ops.cpp rtl_models/alu/cvt_fp8_ops.cpp rtl_models/alu/half_ops.cpp rtl_models/alu/pipe.cpp
   DEPENDS config isa)
 # The float units switch the host rounding mode per instruction (alu/rounding.h).
 set_source_files_properties(rtl_models/alu/float_ops.cpp rtl_models/alu/cvt_ops.cpp PROPERTIES COMPILE_OPTIONS -frounding-math)

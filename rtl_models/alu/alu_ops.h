@@ -15,6 +15,7 @@ OpChoice select_bit_op(const OpSpec& s);     // bit_ops.cpp
 OpChoice select_float_op(const OpSpec& s);   // float_ops.cpp
 OpChoice select_half_op(const OpSpec& s);    // half_ops.cpp
 OpChoice select_cvt_op(const OpSpec& s);     // cvt_ops.cpp
+OpChoice select_cvt_fp8(const OpSpec& s);    // cvt_fp8_ops.cpp: the e4m3x2 and e5m2x2 forms
 
 // mov between one register and a {lo, ..., hi} vector of narrower registers (Inst::vec, width bits each).
 ExecFn vector_mov_fn(bool pack);

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "alu/rounding.h"
+#include "alu/narrow_float.h"
 
 namespace gpusim {
 
@@ -23,32 +23,7 @@ inline double half_to_double(uint16_t h) {
 // Rounds x (exact as long double) to binary16 with mode r; with `satfinite` an overflow gives the
 // largest finite value instead of infinity.
 inline uint16_t double_to_half(long double x, uint8_t r, bool satfinite = false) {
-    if (std::isnan(x)) return kCanonicalNanF16;
-    uint16_t sign = std::signbit(x) ? 0x8000 : 0;
-    long double ax = std::fabs(x);
-    if (std::isinf(ax)) return uint16_t(sign | (satfinite ? 0x7BFF : 0x7C00));
-    if (ax == 0) return sign;
-    int e;
-    std::frexp(ax, &e);                       // ax = m * 2^e, m in [0.5, 1)
-    int q = (e - 1 < -14 ? -14 : e - 1) - 10;  // exponent of one unit in the last place
-    long double scaled = std::ldexp(ax, -q);
-    long double n = std::floor(scaled), frac = scaled - n;
-    bool up;
-    switch (r) {
-    case kRz: up = false; break;
-    case kRm: up = sign && frac > 0; break;
-    case kRp: up = !sign && frac > 0; break;
-    default: up = frac > 0.5L || (frac == 0.5L && std::fmod(n, 2.0L) != 0); break;
-    }
-    uint32_t mant = uint32_t(n) + (up ? 1 : 0);
-    if (mant == 2048) { mant = 1024; ++q; }
-    bool overflow = q > 5 || (q == 5 && mant > 2047);
-    if (overflow) {
-        bool to_inf = !satfinite && (r == kRn || (r == kRp && !sign) || (r == kRm && sign));
-        return sign | (to_inf ? 0x7C00 : 0x7BFF);
-    }
-    if (mant < 1024) return uint16_t(sign | mant);  // subnormal (q == -24)
-    return uint16_t(sign | uint32_t(q + 25) << 10 | (mant - 1024));
+    return uint16_t(round_to_narrow(x, r, kF16Format, satfinite));
 }
 
 } // namespace gpusim

@@ -372,7 +372,10 @@ ExecFn cvt_int_fn(const std::string& dt, const std::string& st) {
     return nullptr;
 }
 
-bool is_int_type(const std::string& t) { return !t.empty() && t != "pred" && t[0] != 'f'; }
+bool is_int_type(const std::string& t) {
+    static const char* const types[] = {"b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64"};
+    return std::any_of(std::begin(types), std::end(types), [&](const char* n) { return t == n; });
+}
 
 OpChoice choice(ExecFn fn, Layout layout, const OpSpec& s) {
     OpChoice c;

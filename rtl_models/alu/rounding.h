@@ -9,7 +9,8 @@
 
 namespace gpusim {
 
-enum Round : uint8_t { kRn, kRz, kRm, kRp };
+// kRna (to nearest, ties away from zero) exists for conversions to tf32 only.
+enum Round : uint8_t { kRn, kRz, kRm, kRp, kRna };
 
 inline int host_round_mode(uint8_t r) {
     switch (r) {

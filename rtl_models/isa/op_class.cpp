@@ -85,8 +85,6 @@ OpClass classify_op(const OpSpec& s) {
     }
     // The comparison type of setp/set and the operand type elsewhere decide float or integer.
     std::string t = (op == "set") ? s.type(1) : s.type(0);
-    for (const char* b : {"bf16", "bf16x2"})  // not among OpSpec's type names
-        if (t.empty() && s.has(b)) t = b;
     if (op == "testp" || op == "copysign") return t == "f64" ? OpClass::Fp64 : OpClass::Fp32;
     if (!t.empty() && (t[0] == 'f' || t.compare(0, 2, "bf") == 0)) return classify_float(op, s, t);
     return classify_int(op, s, t);

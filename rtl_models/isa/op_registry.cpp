@@ -9,7 +9,8 @@ namespace gpusim {
 namespace {
 bool is_type_name(const std::string& m) {
     static const char* const types[] = {"pred", "b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
-                                        "s8", "s16", "s32", "s64", "f16", "f16x2", "f32", "f64"};
+                                        "s8", "s16", "s32", "s64", "f16", "f16x2", "f32", "f64", "bf16", "bf16x2",
+                                        "tf32", "e4m3x2", "e5m2x2"};
     return std::any_of(std::begin(types), std::end(types), [&](const char* t) { return m == t; });
 }
 } // namespace

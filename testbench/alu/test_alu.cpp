@@ -5,10 +5,12 @@
 #define BOOST_TEST_MODULE alu
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <limits>
 #include <vector>
 
 #include "alu/alu_ops.h"
+#include "alu/narrow_float.h"
 #include "isa/exec_context.h"
 
 using namespace gpusim;
@@ -237,4 +239,48 @@ BOOST_AUTO_TEST_CASE(result_modifiers_are_executed_or_refused) {
     x.run("max", {"relu", "s32"});
     BOOST_TEST(x.row(0)[0] == 9u);
     BOOST_TEST(x.row(0)[1] == 0u);                          // max(-5, -7) = -5, then ReLU
+}
+
+BOOST_AUTO_TEST_CASE(narrow_formats_round_and_saturate) {
+    // Largest finite values, and what overflow gives with and without .satfinite.
+    BOOST_TEST(round_to_narrow(448.0L, kRn, kE4m3Format) == 0x7Eu);
+    BOOST_TEST(round_to_narrow(464.0L, kRn, kE4m3Format) == 0x7Eu);              // a tie: to even, 448
+    BOOST_TEST(round_to_narrow(470.0L, kRn, kE4m3Format) == 0x7Fu);              // e4m3 has no infinity: NaN
+    BOOST_TEST(round_to_narrow(1e9L, kRn, kE4m3Format, true) == 0x7Eu);
+    BOOST_TEST(round_to_narrow(-INFINITY, kRn, kE5m2Format, true) == 0xFBu);     // -57344
+    BOOST_TEST(round_to_narrow(57344.0L, kRn, kE5m2Format) == 0x7Bu);
+    BOOST_TEST(round_to_narrow(61440.0L, kRn, kE5m2Format) == 0x7Cu);            // the tie rounds to even: infinity
+    BOOST_TEST(round_to_narrow(3.5e38L, kRz, kBf16Format) == 0x7F7Fu);
+    BOOST_TEST(round_to_narrow(3.5e38L, kRn, kBf16Format) == 0x7F80u);
+    // Subnormals: e4m3's smallest is 2^-9, bf16's 2^-133.
+    BOOST_TEST(round_to_narrow(std::ldexp(1.0L, -9), kRn, kE4m3Format) == 0x01u);
+    BOOST_TEST(round_to_narrow(std::ldexp(1.0L, -10), kRn, kE4m3Format) == 0x00u);  // a tie to even zero
+    BOOST_TEST(round_to_narrow(std::ldexp(3.0L, -11), kRn, kE4m3Format) == 0x01u);
+    BOOST_TEST(round_to_narrow(std::ldexp(1.0L, -133), kRn, kBf16Format) == 0x0001u);
+    BOOST_TEST(narrow_value(0x0001, kBf16Format) == std::ldexp(1.0L, -133));
+    BOOST_TEST(narrow_value(0x7E, kE4m3Format) == 448.0L);
+    BOOST_TEST(std::isnan(narrow_value(0xFF, kE4m3Format)));
+    BOOST_TEST(std::isinf(narrow_value(0x7C, kE5m2Format)));
+    // Ties: to even, or away from zero (.rna, tf32); tf32 keeps 10 fraction bits.
+    const long double tie = 1.0L + std::ldexp(1.0L, -11);                        // halfway between tf32 values
+    BOOST_TEST(round_to_narrow(tie, kRn, kTf32Format) == 0x1FC00u);
+    BOOST_TEST(round_to_narrow(tie, kRna, kTf32Format) == 0x1FC01u);
+    BOOST_TEST(round_to_narrow(-tie, kRna, kTf32Format) == 0x5FC01u);
+}
+
+BOOST_AUTO_TEST_CASE(fused_bf16_rounds_once) {
+    // 1.5 * (1 + 2^-7) lies halfway between two bf16 values; a tiny addend decides the rounding,
+    // which a sum rounded first to long double would lose (2^-100 is far below its last bit).
+    Lanes x;
+    x.set(1, [](int) { return uint64_t(0x3FC0); });
+    x.set(2, [](int) { return uint64_t(0x3F81); });
+    x.set(3, [](int l) { return uint64_t(l % 2 ? 0x8D80 : 0x0D80); });           // -+2^-100
+    x.run("fma", {"rn", "bf16"});
+    BOOST_TEST(x.row(0)[0] == 0x3FC2u);                                          // up, to 1.515625
+    BOOST_TEST(x.row(0)[1] == 0x3FC1u);                                          // down, to 1.5078125
+    BOOST_TEST(refusal("fma", {"rn", "ftz", "bf16"}) != "taken");                // bf16 has no .ftz
+    BOOST_TEST(refusal("cvt", {"rna", "tf32", "f32"}) == "taken");
+    BOOST_TEST(refusal("cvt", {"rna", "bf16", "f32"}) != "taken");
+    BOOST_TEST(refusal("cvt", {"rn", "e4m3x2", "f32"}) != "taken");              // needs .satfinite
+    BOOST_TEST(refusal("cvt", {"rn", "satfinite", "e5m2x2", "f16x2"}) == "taken");
 }
