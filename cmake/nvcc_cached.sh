@@ -26,11 +26,13 @@ entry="$cache/$key"
 if [ -f "$entry" ]; then
   touch "$entry"
   cp "$entry" "$out"
+  chmod 755 "$out"
   exit 0
 fi
 "$@"
 mkdir -p "$cache"
 tmp=$(mktemp "$cache/.tmp.XXXXXX")
 cp "$out" "$tmp"
+chmod 755 "$tmp"
 mv "$tmp" "$entry"
 find "$cache" -type f -mtime +30 -delete 2> /dev/null || true
