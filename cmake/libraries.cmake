@@ -138,7 +138,9 @@ gpusim_library(smem FOLDER rtl_models/smem SOURCES rtl_models/smem/smem_keys.cpp
 # The RTL twin (rtl_models/rtl, docs/rtl.md), verilated where Verilator 5 is installed: the bank
 # arbiter as a C++ model the SM clocks itself (smem.impl=rtl), and as a SystemC module for the
 # co-simulation testbench. One library holds both, with one Verilator runtime built for SystemC.
-find_package(verilator 5 QUIET HINTS $ENV{VERILATOR_ROOT})
+if(GPUSIM_WITH_RTL)
+  find_package(verilator 5 QUIET HINTS $ENV{VERILATOR_ROOT})
+endif()
 if(verilator_FOUND)
   set(GPUSIM_RTL ON)
   gpusim_library(rtl FOLDER rtl_models/rtl SOURCES rtl_models/rtl/bank_arbiter_rtl.cpp DEPENDS smem LIBS Threads::Threads)
@@ -168,8 +170,10 @@ if(verilator_FOUND)
   set(GPUSIM_SM_RTL rtl)
 else()
   set(GPUSIM_RTL OFF)
-  set(GPUSIM_SM_RTL)
-  message(STATUS "gpusim: no Verilator 5; smem.impl=rtl and the co-simulation testbench are left out")
+  # Declared all the same, without sources, so that the folders' layering holds in either build.
+  gpusim_library(rtl FOLDER rtl_models/rtl DEPENDS smem)
+  set(GPUSIM_SM_RTL rtl)
+  message(STATUS "gpusim: no Verilator 5 (or GPUSIM_WITH_RTL=OFF); smem.impl=rtl and the co-simulation testbench are left out")
 endif()
 gpusim_library(ccache FOLDER rtl_models/ccache SOURCES rtl_models/ccache/ccache_keys.cpp rtl_models/ccache/constant_cache.cpp DEPENDS config isa cache)
 gpusim_library(tex FOLDER rtl_models/tex
@@ -179,7 +183,7 @@ gpusim_library(barrier FOLDER rtl_models/barrier SOURCES rtl_models/barrier/barr
 gpusim_library(clock FOLDER rtl_models/clock DEPENDS isa)
 gpusim_library(scheduler FOLDER rtl_models/scheduler SOURCES rtl_models/scheduler/scheduler_keys.cpp rtl_models/scheduler/warp_scheduler.cpp DEPENDS config isa)
 gpusim_library(ldst FOLDER rtl_models/ldst
-  SOURCES rtl_models/ldst/ldst_keys.cpp rtl_models/ldst/ldst_ops.cpp rtl_models/ldst/ldst_unit.cpp rtl_models/ldst/ldst_deferred.cpp
+  SOURCES rtl_models/ldst/ldst_keys.cpp rtl_models/ldst/ldst_ops.cpp rtl_models/ldst/async_ops.cpp rtl_models/ldst/ldst_unit.cpp rtl_models/ldst/ldst_deferred.cpp
           rtl_models/ldst/coalescer.cpp rtl_models/ldst/store_buffer.cpp rtl_models/ldst/stale_log.cpp
   DEPENDS config tlm_protocol isa cache trace check alu)
 
@@ -215,7 +219,7 @@ gpusim_library(ptx FOLDER sw/ptx
   LIBS ${GPUSIM_BASE_LIBS})
 gpusim_library(loader FOLDER sw/loader
   SOURCES sw/loader/cfg.cpp sw/loader/register_init.cpp sw/loader/ordering.cpp sw/loader/decoder.cpp
-          sw/loader/decode_control.cpp sw/loader/decode_texture.cpp sw/loader/linker.cpp
+          sw/loader/decode_control.cpp sw/loader/decode_texture.cpp sw/loader/decode_async.cpp sw/loader/linker.cpp
   DEPENDS tlm_protocol isa alu video tex sm ptx)
 gpusim_library(runtime FOLDER sw/runtime
   SOURCES sw/runtime/platform.cpp sw/runtime/runtime.cpp sw/runtime/runtime_streams.cpp

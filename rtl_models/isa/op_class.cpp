@@ -65,6 +65,12 @@ const char* op_class_name(OpClass c) {
 
 OpClass classify_op(const OpSpec& s) {
     const std::string& op = s.opcode;
+    // cp.async waits and its mbarrier arrival wait for the warp's copies, as a fence waits for its
+    // accesses (timing mode's memory entry: sm/scoreboard_map.h).
+    if (op == "cp" && (s.has("wait_group") || s.has("wait_all") || s.has("mbarrier"))) return OpClass::Fence;
+    if (op == "cp" && s.has("commit_group")) return OpClass::Misc;
+    if (op == "mbarrier") return s.has("pending_count") ? OpClass::IntAdd : OpClass::Memory;
+    if (op == "elect") return OpClass::Warp;
     if (one_of(op, {"ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu", "cp"})) return OpClass::Memory;
     if (one_of(op, {"tex", "tld4", "suld", "sust", "sured"})) return OpClass::Memory;   // the texture path (MemSpace::Texture)
     if (one_of(op, {"bra", "brx", "call", "ret", "exit"})) return OpClass::Branch;

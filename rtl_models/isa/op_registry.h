@@ -32,6 +32,10 @@ enum class Layout {
     Shfl,        // shfl d[|p], a, b, c [, membermask]
     Match,       // match d[|p], a, membermask
     Video,       // d{.sel}, {-}a{.sel}, {-}b{.sel} [, {-}c]: scalar and SIMD video instructions
+    AsyncCopy,   // cp.async [dst], [src], size [, src-size | ignore-src] [, policy]: src in a and offset,
+                 // dst in b and vec[0] (its offset, a pool row), src-size in c, ignore-src in pc
+    Mbarrier,    // mbarrier.op [d | p ,] [addr] [, b [, c]]
+    Elect,       // elect.sync d|p, membermask
 };
 
 struct OpSpec {

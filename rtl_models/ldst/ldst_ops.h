@@ -1,5 +1,6 @@
 // The LD/ST unit's instructions: loads, stores, atomics and reductions in every state space,
-// prefetches and the address-space tests and conversions.
+// prefetches and the address-space tests and conversions, and the asynchronous copies and
+// transaction barriers.
 #pragma once
 
 #include "isa/op_registry.h"
@@ -8,5 +9,7 @@ namespace gpusim {
 
 void register_ldst_ops(OpRegistry& r);
 OpChoice select_memory_op(const OpSpec& s);
+// cp.async (with its groups and mbarrier arrival) and mbarrier: async_ops.cpp.
+OpChoice select_async_op(const OpSpec& s);
 
 } // namespace gpusim

@@ -1,4 +1,4 @@
-// Warp-wide instructions: vote, shfl, match, redux and activemask. Lanes exchange values within one
+// Warp-wide instructions: vote, shfl, match, redux, elect and activemask. Lanes exchange values within one
 // warp instruction, which the lane-contiguous register rows make a plain loop over 32 slots.
 //
 // The .sync forms name a member mask. The model runs a warp as one SIMT unit, so the members that
@@ -131,6 +131,18 @@ int mode_of(const OpSpec& s, std::initializer_list<const char*> names) {
     return -1;
 }
 
+// elect.sync d|p, membermask: the lowest member lane leads (as the H100 elects: golden async);
+// every executing lane gets its number in d, and p only on the leader.
+void elect(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    const LaneMask group = members(c, w, in.a, m);
+    const uint32_t leader = group ? uint32_t(__builtin_ctz(group)) : 0;
+    if (in.d != kNoRow) {
+        uint64_t* d = w.row(in.d);
+        for_lanes(m, [&](int l) { d[l] = leader; });
+    }
+    set_pred(w, in.pd, m, group ? 1u << leader : 0);
+}
+
 OpChoice unsupported(const OpSpec& s, const std::string& why) {
     OpChoice c;
     c.error = "unsupported instruction '" + s.full_name() + "': " + why;
@@ -166,6 +178,10 @@ OpChoice select_warp_op(const OpSpec& s) {
         c.fn = match;
         c.aux = uint8_t((mode == 0 ? kAll : kAny) | (t == "b64" ? kWide : 0));
         c.layout = Layout::Match;
+    } else if (op == "elect") {
+        if (!s.has("sync") || s.mods.size() != 1) return unsupported(s, "expected elect.sync");
+        c.fn = elect;
+        c.layout = Layout::Elect;
     } else if (op == "redux") {
         int mode = mode_of(s, {"add", "min", "max", "and", "or", "xor"});
         std::string t = s.type();

@@ -497,6 +497,9 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
         in.b = source(ops[2], "b32");
         break;
     case Layout::Video: video_operands(pi, c.code, in); break;
+    case Layout::AsyncCopy:
+    case Layout::Mbarrier:
+    case Layout::Elect: async_operands(pi, spec, in); break;
     }
     return in;
 }

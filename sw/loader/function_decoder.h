@@ -128,6 +128,10 @@ private:
     // .texref/.samplerref/.surfref whose variable holds the handle.
     void texture_handle(const Operand& o, Row& row, bool& in_memory);
 
+    // ---- decode_async.cpp ----
+    // cp.async, mbarrier and elect.sync: operands of the forms each layout names (op_registry.h).
+    void async_operands(const ptx::Instruction& pi, const OpSpec& spec, Inst& in);
+
     // What an instruction does to control flow, for the function's graph.
     Flow flow_of(const ptx::Instruction& pi) const;
 

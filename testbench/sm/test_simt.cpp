@@ -360,3 +360,105 @@ SKIP:
     TestMemory mem = run(src.substr(std::string(test::kPtxHeader).size()), 32);
     for (uint32_t t = 0; t < 32; ++t) BOOST_TEST(mem.u32(t) == 1u, "lane " << t);
 }
+
+// cp.async of 16 bytes with src-size = tid: the bytes past it arrive as zeros; a src-size above
+// the copy size is a fault that names the sizes.
+const char* kCpAsync = R"(
+.shared .align 16 .b8 buf[512];
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 16;
+    add.s64 %rd3, %rd1, %rd2;
+    add.s64 %rd3, %rd3, 4096;
+    mov.u32 %r2, 0x04030201;
+    st.global.v4.u32 [%rd3], {%r2, %r2, %r2, %r2};
+    mov.u32 %r3, buf;
+    shl.b32 %r4, %r1, 4;
+    add.u32 %r5, %r3, %r4;
+    cp.async.cg.shared.global [%r5], [%rd3], 16, %r1;
+    cp.async.commit_group;
+    cp.async.wait_group 0;
+    ld.shared.v4.u32 {%r6, %r7, %r8, %r9}, [%r5];
+    add.s64 %rd4, %rd1, %rd2;
+    st.global.v4.u32 [%rd4], {%r6, %r7, %r8, %r9};
+    ret;
+})";
+
+BOOST_AUTO_TEST_CASE(cp_async_zero_fills_past_its_source_size) {
+    TestMemory mem = run(kCpAsync, 17);
+    for (uint32_t t = 0; t < 17; ++t)
+        for (uint32_t k = 0; k < 16; ++k) BOOST_TEST(mem.bytes[16 * t + k] == (k < t ? k % 4 + 1 : 0), "thread " << t << " byte " << k);
+    try {
+        run(kCpAsync, 18);
+        BOOST_FAIL("expected a fault");
+    } catch (const KernelFault& f) {
+        BOOST_TEST(std::string(f.what()).find("thread (17,0,0)") != std::string::npos, f.what());
+        BOOST_TEST(std::string(f.what()).find("cp.async source size 17 is larger than its copy size 16") != std::string::npos, f.what());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(an_mbarrier_outside_shared_memory_faults) {
+    try {
+        run(R"(
+.visible .entry k(.param .u64 out)
+{
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    mbarrier.init.b64 [%rd1], 1;
+    ret;
+})", 32);
+        BOOST_FAIL("expected a fault");
+    } catch (const KernelFault& f) {
+        BOOST_TEST(std::string(f.what()).find("an mbarrier object must be in shared memory") != std::string::npos, f.what());
+    }
+}
+
+// Warp 1 waits on the phase that warp 0's arrivals complete: the spinning try_wait lets the other
+// warp run, and the data warp 0 stored before arriving is what warp 1 reads after the phase.
+BOOST_AUTO_TEST_CASE(mbarrier_phases_hand_data_between_warps) {
+    TestMemory mem = run(R"(
+.shared .align 8 .b64 bar;
+.shared .align 4 .b8 data[128];
+.visible .entry k(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<12>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, bar;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra SYNC;
+    mbarrier.init.shared.b64 [%r2], 32;
+SYNC:
+    bar.sync 0;
+    and.b32 %r3, %r1, 31;
+    mov.u32 %r4, data;
+    shl.b32 %r5, %r3, 2;
+    add.u32 %r6, %r4, %r5;
+    setp.ge.u32 %p2, %r1, 32;
+    @%p2 bra CONSUMER;
+    mul.lo.u32 %r7, %r1, 7;
+    st.shared.u32 [%r6], %r7;
+    mbarrier.arrive.shared.b64 %rd2, [%r2];
+    mbarrier.pending_count.b64 %r8, %rd2;
+    bra.uni STORE;
+CONSUMER:
+    mbarrier.try_wait.parity.shared.b64 %p3, [%r2], 0;
+    @!%p3 bra CONSUMER;
+    xor.b32 %r9, %r5, 4;
+    add.u32 %r10, %r4, %r9;
+    ld.shared.u32 %r8, [%r10];
+STORE:
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    st.global.u32 [%rd4], %r8;
+    ret;
+})", 64);
+    for (uint32_t t = 0; t < 32; ++t) BOOST_TEST(mem.u32(t) == 32 - t, "thread " << t);   // pending before each arrival
+    for (uint32_t t = 32; t < 64; ++t) BOOST_TEST(mem.u32(t) == ((t - 32) ^ 1) * 7, "thread " << t);
+}

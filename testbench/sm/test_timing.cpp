@@ -197,3 +197,34 @@ BOOST_AUTO_TEST_CASE(scoreboard_map_lists_what_each_instruction_waits_on) {
         BOOST_TEST(map.waits_for_all_rows(find(frame)));
     }
 }
+
+// cp.async moves its bytes at issue, but cp.async.wait_all holds the warp until the copy's global
+// read has completed (100 cycles of device memory here); without the wait the warp goes on.
+BOOST_AUTO_TEST_CASE(cp_async_wait_holds_the_warp_for_the_copy) {
+    const std::string kernel = R"(
+.shared .align 16 .b8 buf[16];
+.visible .entry k(.param .u64 out) {
+  .reg .u32 %r<4>; .reg .u64 %rd<6>;
+  ld.param.u64 %rd1, [out];
+  add.u64 %rd5, %rd1, 4096;
+  mov.u32 %r1, buf;
+  mov.u64 %rd2, %clock64;
+  cp.async.ca.shared.global [%r1], [%rd5], 4;
+  WAIT
+  mov.u64 %rd3, %clock64;
+  ld.shared.u32 %r2, [%r1];
+  sub.u64 %rd4, %rd3, %rd2;
+  st.global.u64 [%rd1], %rd4;
+  st.global.u32 [%rd1+8], %r2;
+  ret;
+})";
+    auto delta = [&](const char* wait) {
+        std::string k = kernel;
+        k.replace(k.find("WAIT"), 4, wait);
+        auto mem = test::run_kernel(k, 32, 1, nullptr, timing_config(), chip_memory());
+        BOOST_TEST(mem.u32(2) == 0u);   // the source bytes are zero
+        return uint64_t(mem.u32(0)) | uint64_t(mem.u32(1)) << 32;
+    };
+    BOOST_TEST(delta("cp.async.wait_all;") >= 100u);
+    BOOST_TEST(delta("") < 100u);
+}
