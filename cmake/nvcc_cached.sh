@@ -30,9 +30,7 @@ if [ -f "$entry" ]; then
   exit 0
 fi
 "$@"
-mkdir -p "$cache"
-tmp=$(mktemp "$cache/.tmp.XXXXXX")
-cp "$out" "$tmp"
-chmod 755 "$tmp"
-mv "$tmp" "$entry"
+# A cache that cannot be written (no home folder, a read-only one) only costs the reuse.
+mkdir -p "$cache" 2> /dev/null && tmp=$(mktemp "$cache/.tmp.XXXXXX" 2> /dev/null) || exit 0
+cp "$out" "$tmp" && chmod 755 "$tmp" && mv "$tmp" "$entry" || rm -f "$tmp"
 find "$cache" -type f -mtime +30 -delete 2> /dev/null || true
