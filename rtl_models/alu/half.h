@@ -11,14 +11,7 @@ namespace gpusim {
 
 constexpr uint16_t kCanonicalNanF16 = 0x7FFF;
 
-inline double half_to_double(uint16_t h) {
-    int sign = h >> 15, exp = (h >> 10) & 0x1F, man = h & 0x3FF;
-    double v;
-    if (exp == 0x1F) v = man ? NAN : INFINITY;
-    else if (exp == 0) v = std::ldexp(double(man), -24);
-    else v = std::ldexp(double(man | 0x400), exp - 25);
-    return sign ? -v : v;
-}
+inline double half_to_double(uint16_t h) { return double(narrow_value(h, kF16Format)); }
 
 // Rounds x (exact as long double) to binary16 with mode r; with `satfinite` an overflow gives the
 // largest finite value instead of infinity.

@@ -52,10 +52,12 @@ template <bool Bf, int Op, bool Ftz, bool Sat>
 uint16_t apply(uint16_t a, uint16_t b, uint16_t c) {
     const long double x = h_in<Bf, Ftz>(a), y = h_in<Bf, Ftz>(b);
     long double r;
-    if constexpr (Op == kAdd) r = add_round_odd(x, y);
-    else if constexpr (Op == kSub) r = add_round_odd(x, -y);
+    // f16 sums are exact in long double; bf16's may not be, and are rounded to odd first.
+    const auto sum = [](long double p, long double q) { return Bf ? add_round_odd(p, q) : p + q; };
+    if constexpr (Op == kAdd) r = sum(x, y);
+    else if constexpr (Op == kSub) r = sum(x, -y);
     else if constexpr (Op == kMul) r = x * y;
-    else r = add_round_odd(x * y, h_in<Bf, Ftz>(c));
+    else r = sum(x * y, h_in<Bf, Ftz>(c));
     return h_out<Bf, Ftz, Sat>(r);
 }
 

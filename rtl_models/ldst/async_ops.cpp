@@ -117,11 +117,10 @@ void update(ExecContext& c, Warp& w, const Inst& in, LaneMask m, F f) {
     });
 }
 
-// An arrival count (1 to 2^20-1; 1 when the instruction names none) or a transaction count (0 to
-// 2^20-1).
-uint32_t count_of(ExecContext& c, Warp& w, Row r, int l, const char* what) {
+// An arrival count (least 1; 1 when the instruction names none) or a transaction count (least
+// 0), up to 2^20-1.
+uint32_t count_of(ExecContext& c, Warp& w, Row r, int l, const char* what, uint64_t least) {
     const uint64_t n = r == kNoRow ? 1 : uint32_t(c.src(w, r)[l]);
-    const uint64_t least = std::strcmp(what, "transaction count") == 0 ? 0 : 1;
     if (n < least || n > kMaxCount)
         throw ExecFault(l, std::string("mbarrier ") + what + " " + std::to_string(n) + " is outside " + std::to_string(least) + " to 2^20-1");
     return uint32_t(n);
@@ -131,7 +130,7 @@ template <MemSpace S>
 void mbarrier_init(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     update<S>(c, w, in, m, [&](int l, Mbarrier& b, uint64_t) {
         b = Mbarrier{};
-        b.pending = b.expected = count_of(c, w, in.b, l, "count");
+        b.pending = b.expected = count_of(c, w, in.b, l, "count", 1);
         return false;
     });
 }
@@ -150,8 +149,8 @@ template <MemSpace S, int Kind, bool NoComplete>
 void mbarrier_arrive(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     uint64_t* d = in.d == kNoRow ? nullptr : w.row(in.d);
     update<S>(c, w, in, m, [&](int l, Mbarrier& b, uint64_t before) {
-        const uint32_t n = Kind == kArriveExpectTx ? 1 : count_of(c, w, in.b, l, "arrival count");
-        if (Kind == kArriveExpectTx) b.tx += int32_t(count_of(c, w, in.b, l, "transaction count"));
+        const uint32_t n = Kind == kArriveExpectTx ? 1 : count_of(c, w, in.b, l, "arrival count", 1);
+        if (Kind == kArriveExpectTx) b.tx += int32_t(count_of(c, w, in.b, l, "transaction count", 0));
         if (n > b.pending) throw ExecFault(l, "mbarrier arrival of " + std::to_string(n) + " with " + std::to_string(b.pending) + " pending");
         b.pending -= n;
         if (Kind == kArriveDrop) b.expected -= n;
@@ -166,7 +165,7 @@ void mbarrier_arrive(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 template <MemSpace S, bool Complete>
 void mbarrier_tx(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     update<S>(c, w, in, m, [&](int l, Mbarrier& b, uint64_t) {
-        const int32_t n = int32_t(count_of(c, w, in.b, l, "transaction count"));
+        const int32_t n = int32_t(count_of(c, w, in.b, l, "transaction count", 0));
         b.tx += Complete ? -n : n;
         return Complete && b.complete_if_done();
     });
