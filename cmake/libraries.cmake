@@ -131,6 +131,9 @@ target_link_libraries(gpusim_sfu_tables PUBLIC gpusim_include_path PkgConfig::ZS
 gpusim_library(sfu FOLDER rtl_models/sfu
   SOURCES rtl_models/sfu/sfu_keys.cpp rtl_models/sfu/sfu_ops.cpp rtl_models/sfu/approx_sequences.cpp rtl_models/sfu/mufu.cpp
   DEPENDS config isa alu LIBS gpusim_sfu_tables)
+gpusim_library(tensor FOLDER rtl_models/tensor
+  SOURCES rtl_models/tensor/tensor_arith.cpp rtl_models/tensor/fragment.cpp rtl_models/tensor/matrix_ops.cpp
+  DEPENDS isa alu)
 gpusim_library(video FOLDER rtl_models/video
   SOURCES rtl_models/video/video_code.cpp rtl_models/video/video_ops.cpp rtl_models/video/video_simd.cpp DEPENDS isa)
 gpusim_library(smem FOLDER rtl_models/smem SOURCES rtl_models/smem/smem_keys.cpp rtl_models/smem/shared_memory.cpp rtl_models/smem/bank_schedule.cpp
@@ -184,8 +187,9 @@ gpusim_library(clock FOLDER rtl_models/clock DEPENDS isa)
 gpusim_library(scheduler FOLDER rtl_models/scheduler SOURCES rtl_models/scheduler/scheduler_keys.cpp rtl_models/scheduler/warp_scheduler.cpp DEPENDS config isa)
 gpusim_library(ldst FOLDER rtl_models/ldst
   SOURCES rtl_models/ldst/ldst_keys.cpp rtl_models/ldst/ldst_ops.cpp rtl_models/ldst/async_ops.cpp rtl_models/ldst/ldst_unit.cpp rtl_models/ldst/ldst_deferred.cpp
-          rtl_models/ldst/coalescer.cpp rtl_models/ldst/store_buffer.cpp rtl_models/ldst/stale_log.cpp
-  DEPENDS config tlm_protocol isa cache trace check alu)
+          rtl_models/ldst/coalescer.cpp rtl_models/ldst/store_buffer.cpp rtl_models/ldst/stale_log.cpp rtl_models/ldst/matrix_moves.cpp
+          rtl_models/ldst/hint_ops.cpp rtl_models/ldst/bulk_ops.cpp
+  DEPENDS config tlm_protocol isa cache trace check alu tensor)
 
 # The chip's memory system beyond the SMs.
 gpusim_library(l2 FOLDER rtl_models/l2 SOURCES rtl_models/l2/l2_keys.cpp rtl_models/l2/l2_cache.cpp rtl_models/l2/atomic_unit.cpp
@@ -198,7 +202,7 @@ gpusim_library(sm FOLDER rtl_models/sm
           rtl_models/sm/syscall_ops.cpp rtl_models/sm/warp_ops.cpp rtl_models/sm/device_printf.cpp
           rtl_models/sm/simt_stack.cpp rtl_models/sm/scoreboard_map.cpp rtl_models/sm/register_arena.cpp
           rtl_models/sm/sm_core.cpp rtl_models/sm/sm_timing.cpp rtl_models/sm/sm_timing_memory.cpp rtl_models/sm/sm.cpp
-  DEPENDS config tlm_protocol tlm_memory isa trace check alu sfu video smem ${GPUSIM_SM_RTL} ccache tex barrier clock scheduler ldst)
+  DEPENDS config tlm_protocol tlm_memory isa trace check alu sfu video tensor smem ${GPUSIM_SM_RTL} ccache tex barrier clock scheduler ldst)
 if(GPUSIM_RTL)
   gpusim_library_definitions(sm GPUSIM_HAVE_RTL=1)
 endif()
@@ -219,8 +223,9 @@ gpusim_library(ptx FOLDER sw/ptx
   LIBS ${GPUSIM_BASE_LIBS})
 gpusim_library(loader FOLDER sw/loader
   SOURCES sw/loader/cfg.cpp sw/loader/register_init.cpp sw/loader/ordering.cpp sw/loader/decoder.cpp
-          sw/loader/decode_control.cpp sw/loader/decode_texture.cpp sw/loader/decode_async.cpp sw/loader/linker.cpp
-  DEPENDS tlm_protocol isa alu video tex sm ptx)
+          sw/loader/decode_control.cpp sw/loader/decode_texture.cpp sw/loader/decode_async.cpp sw/loader/decode_matrix.cpp sw/loader/decode_hints.cpp
+          sw/loader/linker.cpp
+  DEPENDS tlm_protocol isa alu video tex tensor sm ptx)
 gpusim_library(runtime FOLDER sw/runtime
   SOURCES sw/runtime/platform.cpp sw/runtime/runtime.cpp sw/runtime/runtime_streams.cpp
           sw/runtime/runtime_host_functions.cpp sw/runtime/runtime_managed.cpp sw/runtime/managed_heap.cpp

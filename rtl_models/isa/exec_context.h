@@ -55,6 +55,7 @@ struct ExecContext {
     uint32_t smid = 0;
     uint64_t* pm_events = nullptr;   // the SM's kPmCounters pmevent counters
     DeviceServices* services = nullptr;   // device heap and printf output; null in bare unit tests
+    uint32_t try_wait_suspend = 0;        // sm.try_wait_suspend: cycles a failing mbarrier.try_wait suspends its warp
     bool sfu_ideal = false;               // sfu.approx: "ideal" rather than the captured hardware results
     // The checks (rtl_models/check): what the program allocated, for fault reports and, when
     // `memcheck` (sim.memcheck), for exact bounds; the race detector when sim.racecheck is on.

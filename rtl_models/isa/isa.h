@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "isa/matrix_form.h"
 #include "isa/op_class.h"
 
 namespace gpusim {
@@ -67,6 +68,10 @@ constexpr uint8_t kAddr32 = 16;
 // kOrdered: the instruction orders with the other SMs (sw/loader/ordering.h): functional mode
 // runs it in its SM's turn (SmCluster).
 constexpr uint8_t kOrdered = 32;
+// kMatrixRows: the instruction reads and writes more rows than Inst names, listed in
+// KernelImage::matrix_operands[Inst::target] (mma, wmma): d is written, a, b and c are read,
+// across lanes.
+constexpr uint8_t kMatrixRows = 64;
 // Inst::aux of ld, st, atom and red: the memory-order qualifiers the race detector needs. A strong
 // access (.volatile, .relaxed, .acquire, .release, .acq_rel, and every atomic) does not race with
 // another strong one; a release at gpu or system scope orders the block's earlier accesses.
@@ -169,6 +174,7 @@ struct KernelImage {
     std::vector<std::vector<uint32_t>> jump_tables;  // brx.idx targets
     std::vector<ExecFn> inner_fns;           // the comparison of each set instruction (Inst::target)
     std::vector<TexOperands> tex_operands;   // texture and surface instructions (Inst::target)
+    std::vector<MatrixOperands> matrix_operands;   // instructions with kMatrixRows (Inst::target)
     std::vector<int32_t> function_of_module; // module function index -> image function, -1 if not linked
     bool recursive = false;                  // call chains are unbounded: the SM adds the configured stack
     // Some global reduction runs apart, as the host's atomic, and some instruction orders with the

@@ -59,7 +59,7 @@ const char* op_class_name(OpClass c) {
     static const char* const names[kOpClasses] = {
         "int_add", "int_shift", "int_abs", "int_mul", "int_mul24", "int_bit", "int64", "int64_mul", "fp32",
         "fp32_div_full", "fp32_div_approx", "fp32_ieee", "sfu", "sfu_trig", "sfu_sqrt", "fp64", "fp64_ieee", "fp16",
-        "conv", "conv_narrow", "conv64", "video", "video_absdiff", "warp", "memory", "branch", "barrier", "fence", "misc"};
+        "conv", "conv_narrow", "conv64", "video", "video_absdiff", "warp", "tensor", "memory", "branch", "barrier", "fence", "misc"};
     return names[int(c)];
 }
 
@@ -70,7 +70,11 @@ OpClass classify_op(const OpSpec& s) {
     if (op == "cp" && (s.has("wait_group") || s.has("wait_all") || s.has("mbarrier"))) return OpClass::Fence;
     if (op == "cp" && s.has("commit_group")) return OpClass::Misc;
     if (op == "mbarrier") return s.has("pending_count") ? OpClass::IntAdd : OpClass::Memory;
-    if (op == "elect") return OpClass::Warp;
+    if (op == "elect" || op == "movmatrix") return OpClass::Warp;
+    if (op == "mma" || (op == "wmma" && s.has("mma"))) return OpClass::Tensor;
+    if (one_of(op, {"prefetch", "prefetchu", "discard", "applypriority"})) return OpClass::Misc;   // hints: no effect
+    if (op == "createpolicy") return OpClass::IntAdd;
+    if (one_of(op, {"ldmatrix", "stmatrix", "wmma"})) return OpClass::Memory;   // wmma.load, wmma.store
     if (one_of(op, {"ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu", "cp"})) return OpClass::Memory;
     if (one_of(op, {"tex", "tld4", "suld", "sust", "sured"})) return OpClass::Memory;   // the texture path (MemSpace::Texture)
     if (one_of(op, {"bra", "brx", "call", "ret", "exit"})) return OpClass::Branch;

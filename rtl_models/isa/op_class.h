@@ -36,6 +36,7 @@ enum class OpClass : uint8_t {
     Video,         // scalar and SIMD video instructions
     VideoAbsdiff,  // vabsdiff2, vabsdiff4
     Warp,          // vote, shfl, match, activemask
+    Tensor,        // mma, wmma.mma: the tensor cores (before cc 7.0, a sequence on the FP32 lanes)
     Memory,        // ld, st, atom, red, and the like: the space decides the unit at issue time
     Branch,        // bra, brx, call, ret, exit
     Barrier,       // bar, barrier

@@ -36,6 +36,10 @@ enum class Layout {
                  // dst in b and vec[0] (its offset, a pool row), src-size in c, ignore-src in pc
     Mbarrier,    // mbarrier.op [d | p ,] [addr] [, b [, c]]
     Elect,       // elect.sync d|p, membermask
+    Matrix,      // mma, wmma, ldmatrix, stmatrix: register lists (MatrixOperands) and an address
+    Hint,        // prefetch [a]; discard, applypriority [a], size; createpolicy d {, operands}
+    BulkCopy,    // cp{.reduce}.async.bulk [dst], [src], size {, [mbar]} {, policy}: src in a and offset, dst in b and
+                 // vec[0] (its offset, a pool row), size in c, mbar in vec[1] and vec[2]; .prefetch [src], size
 };
 
 struct OpSpec {

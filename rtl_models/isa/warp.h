@@ -49,6 +49,7 @@ struct alignas(64) Warp {
     uint32_t operands_pc = UINT32_MAX;
     uint64_t operands_at = 0;
     uint64_t ready_at = 0;           // timing mode: when the next instruction may issue
+    uint32_t suspend = 0;            // timing mode: cycles the instruction just executed suspends the warp
     uint64_t* regs = nullptr;        // row-major: regs[row * 32 + lane], in the SM's RegisterArena
     // Timing mode: the scoreboard, laid out by the kernel's ScoreboardMap: the cycle at which each
     // entry (register row, predicate, the warp's outstanding memory accesses) is written.

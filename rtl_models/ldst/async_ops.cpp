@@ -12,6 +12,7 @@
 #include "isa/exec_context.h"
 #include "ldst/lane_access.h"
 #include "ldst/ldst_ops.h"
+#include "ldst/mbarrier.h"
 
 namespace gpusim {
 namespace {
@@ -62,58 +63,16 @@ void no_effect(ExecContext&, Warp&, const Inst&, LaneMask) {}
 
 // ---- mbarrier ----
 
-// The word: the pending arrivals of the current phase (bits 0-19), the expected arrivals of each
-// phase (20-39), the transaction count (40-60, two's complement) and the phase's parity (63).
-struct Mbarrier {
-    uint32_t pending = 0, expected = 0;
-    int32_t tx = 0;
-    uint32_t phase = 0;
+using mbarrier::kMaxCount;
+using Mbarrier = mbarrier::Word;
 
-    static Mbarrier of(uint64_t word) {
-        Mbarrier b;
-        b.pending = uint32_t(word & 0xFFFFF);
-        b.expected = uint32_t((word >> 20) & 0xFFFFF);
-        b.tx = int32_t(uint32_t(word >> 40) << 11) >> 11;
-        b.phase = uint32_t(word >> 63);
-        return b;
-    }
-    uint64_t word() const {
-        return uint64_t(pending) | uint64_t(expected) << 20 | (uint64_t(uint32_t(tx)) & 0x1FFFFF) << 40 | uint64_t(phase) << 63;
-    }
-    // A phase completes when its arrivals and its transactions are all in: the next begins.
-    bool complete_if_done() {
-        if (pending != 0 || tx != 0) return false;
-        phase ^= 1;
-        pending = expected;
-        return true;
-    }
-};
-
-constexpr uint32_t kMaxCount = (1u << 20) - 1;   // arrival counts and transaction counts (PTX ISA)
-
-// The word of lane `l`, for reading and writing. An mbarrier lives in shared memory; a generic
-// address elsewhere is an error the PTX ISA leaves undefined, which the model reports.
-template <MemSpace S>
-uint8_t* mbarrier_word(ExecContext& c, Warp& w, int l, const Inst& in, bool write) {
-    const uint64_t addr = effective_address(in.a == kNoRow ? 0 : c.src(w, in.a)[l], in);
-    if (S == MemSpace::Generic && !memory_map::in_shared_window(addr))
-        fault(addr, 8, write, l, "generic", "an mbarrier object must be in shared memory");
-    return locate<S, true>(c, w, l, addr, 8, write);
-}
-
-// One read-modify-write of the word per lane, in lane order; a completed phase orders the block's
-// accesses before it with those after it for the race detector, as a barrier does.
+// One read-modify-write of the word per lane, in lane order (mbarrier.h); the address is in a and
+// offset.
 template <MemSpace S, class F>
 void update(ExecContext& c, Warp& w, const Inst& in, LaneMask m, F f) {
     for_lanes(m, [&](int l) {
-        uint8_t* p = mbarrier_word<S>(c, w, l, in, true);
-        uint64_t word;
-        std::memcpy(&word, p, 8);
-        Mbarrier b = Mbarrier::of(word);
-        const bool completed = f(l, b, word);
-        const uint64_t after = b.word();
-        std::memcpy(p, &after, 8);
-        if (completed && c.racecheck) c.racecheck->barrier(c.smid, w.cta_slot);
+        const uint64_t addr = effective_address(in.a == kNoRow ? 0 : c.src(w, in.a)[l], in);
+        mbarrier::update<S>(c, w, l, addr, [&](Mbarrier& b, uint64_t before) { return f(l, b, before); });
     });
 }
 
@@ -185,18 +144,21 @@ void mbarrier_copies_arrive(ExecContext& c, Warp& w, const Inst& in, LaneMask m)
 
 // test_wait and try_wait: p = the phase of the state token b (or, with .parity, the phase of
 // parity b) has completed. try_wait may return false after a time limit of the implementation's
-// choosing (PTX ISA): the model's is zero, so it never suspends; the program's loop spins.
-template <MemSpace S, bool Parity>
+// choosing (PTX ISA): in timing mode a warp whose try_wait fails sleeps sm.try_wait_suspend
+// cycles first (Warp::suspend), so that its spin loop leaves issue slots to the warps it waits
+// for; functional mode returns at once.
+template <MemSpace S, bool Parity, bool Try>
 void mbarrier_wait(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const uint64_t* token = c.src(w, in.b);
     LaneMask done = 0;
     for_lanes(m, [&](int l) {
         uint64_t word;
-        std::memcpy(&word, mbarrier_word<S>(c, w, l, in, false), 8);
+        std::memcpy(&word, mbarrier::at<S>(c, w, l, effective_address(in.a == kNoRow ? 0 : c.src(w, in.a)[l], in), false), 8);
         const uint32_t waited = Parity ? uint32_t(token[l] & 1) : Mbarrier::of(token[l]).phase;
         if (Mbarrier::of(word).phase != waited) done |= 1u << l;
     });
     w.preds[in.pd] = (w.preds[in.pd] & ~m) | done;
+    if (Try && done != m) w.suspend = c.try_wait_suspend;
 }
 
 // pending_count d, state: the arrivals the phase still waited for before the arrival that
@@ -205,12 +167,6 @@ void mbarrier_pending(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const uint64_t* a = c.src(w, in.a);
     uint64_t* d = w.row(in.d);
     for_lanes(m, [&](int l) { d[l] = Mbarrier::of(a[l]).pending; });
-}
-
-OpChoice refuse(const OpSpec& s, const std::string& why) {
-    OpChoice c;
-    c.error = "unsupported instruction '" + s.full_name() + "': " + why;
-    return c;
 }
 
 OpChoice take(ExecFn fn, Layout layout, MemSpace space, uint8_t width) {
@@ -232,7 +188,8 @@ ExecFn mbarrier_fn(const OpSpec& s) {
     if (s.has("arrive_drop")) return no_complete ? mbarrier_arrive<S, kArriveDrop, true> : mbarrier_arrive<S, kArriveDrop, false>;
     if (s.has("expect_tx")) return mbarrier_tx<S, false>;
     if (s.has("complete_tx")) return mbarrier_tx<S, true>;
-    if (s.has("test_wait") || s.has("try_wait")) return s.has("parity") ? mbarrier_wait<S, true> : mbarrier_wait<S, false>;
+    if (s.has("test_wait")) return s.has("parity") ? mbarrier_wait<S, true, false> : mbarrier_wait<S, false, false>;
+    if (s.has("try_wait")) return s.has("parity") ? mbarrier_wait<S, true, true> : mbarrier_wait<S, false, true>;
     return nullptr;
 }
 
@@ -240,29 +197,28 @@ ExecFn mbarrier_fn(const OpSpec& s) {
 bool shared_space(const OpSpec& s) { return s.has("shared") || s.has("shared::cta") || s.has("shared::cluster"); }
 
 OpChoice select_mbarrier(const OpSpec& s) {
-    if (s.type() != "b64") return refuse(s, "an mbarrier operation is .b64");
+    if (s.type() != "b64") return refuse_form(s, "an mbarrier operation is .b64");
     if (s.has("pending_count")) return take(mbarrier_pending, Layout::D_A, MemSpace::Generic, 0);
     const bool shared = shared_space(s);
     OpChoice c = take(shared ? mbarrier_fn<MemSpace::Shared>(s) : mbarrier_fn<MemSpace::Generic>(s), Layout::Mbarrier,
                       shared ? MemSpace::Shared : MemSpace::Generic, 8);
-    if (!c.fn) return refuse(s, "not a form of mbarrier the model executes");
+    if (!c.fn) return refuse_form(s, "not a form of mbarrier the model executes");
     return c;
 }
 
 OpChoice select_cp_async(const OpSpec& s) {
-    if (s.has("bulk")) return refuse(s, "bulk asynchronous copies (cp.async.bulk) are not modelled yet");
     if (s.has("commit_group")) return take(no_effect, Layout::None, MemSpace::Generic, 0);
     if (s.has("wait_group")) return take(no_effect, Layout::Barrier, MemSpace::Generic, 0);
     if (s.has("wait_all")) return take(no_effect, Layout::None, MemSpace::Generic, 0);
     if (s.has("mbarrier")) {
-        if (!s.has("arrive") || s.type() != "b64") return refuse(s, "expected cp.async.mbarrier.arrive{.noinc}{.shared}.b64");
+        if (!s.has("arrive") || s.type() != "b64") return refuse_form(s, "expected cp.async.mbarrier.arrive{.noinc}{.shared}.b64");
         const bool shared = shared_space(s), noinc = s.has("noinc");
         ExecFn fn = shared ? (noinc ? mbarrier_copies_arrive<MemSpace::Shared, true> : mbarrier_copies_arrive<MemSpace::Shared, false>)
                            : (noinc ? mbarrier_copies_arrive<MemSpace::Generic, true> : mbarrier_copies_arrive<MemSpace::Generic, false>);
         return take(fn, Layout::Mbarrier, shared ? MemSpace::Shared : MemSpace::Generic, 8);
     }
     if (!(s.has("ca") || s.has("cg")) || !s.has("global") || !(s.has("shared") || s.has("shared::cta")))
-        return refuse(s, "expected cp.async.{ca,cg}.shared{::cta}.global");
+        return refuse_form(s, "expected cp.async.{ca,cg}.shared{::cta}.global");
     // The copy's size (width) and src-size or ignore-src (c or pc) are operands, which the
     // decoder checks and places.
     return take(cp_async, Layout::AsyncCopy, MemSpace::Global, 0);
@@ -272,9 +228,8 @@ OpChoice select_cp_async(const OpSpec& s) {
 
 OpChoice select_async_op(const OpSpec& s) {
     if (s.opcode == "mbarrier") return select_mbarrier(s);
+    if (s.opcode == "cp" && (s.has("bulk") || s.has("reduce"))) return select_bulk_op(s);
     if (s.opcode == "cp" && s.has("async")) return select_cp_async(s);
-    if (s.opcode == "cp" && (s.has("reduce") || s.has("bulk")))
-        return refuse(s, "bulk asynchronous copies and reductions are not modelled yet");
     return {};
 }
 

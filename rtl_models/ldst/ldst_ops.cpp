@@ -7,6 +7,7 @@
 
 #include "protocol/memory_map.h"
 #include "alu/float_common.h"
+#include "alu/narrow_float.h"
 #include "check/allocation_map.h"
 #include "check/race_check.h"
 #include "isa/exec_context.h"
@@ -189,11 +190,25 @@ void st(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 }
 
 // ---- atomics: lanes are serialised in lane order, each a read-modify-write ----
-enum AtomOp : uint8_t { kAdd, kMin, kMax, kAnd, kOr, kXor, kExch, kCas, kInc, kDec };
+enum AtomOp : uint8_t { kAdd, kMin, kMax, kAnd, kOr, kXor, kExch, kCas, kInc, kDec, kF16Add, kBf16Add };
+
+// f16 and bf16 atomic adds (.f16, .bf16 in a 16-bit word; .f16x2, .bf16x2 two halves of a 32-bit
+// word, each on its own): rounded once to nearest, subnormals kept (.noftz); a NaN result is the
+// format's canonical NaN.
+template <int Op>
+uint16_t half_atom(uint16_t old, uint16_t b) {
+    constexpr bool bf = Op == kBf16Add;
+    const NarrowFormat& f = bf ? kBf16Format : kF16Format;
+    const long double x = narrow_value(old, f), y = narrow_value(b, f);
+    return uint16_t(round_to_narrow(bf ? add_round_odd(x, y) : x + y, kRn, f));
+}
 
 template <class T, int Op>
 T atom_apply(T old, T b, T c) {
-    if constexpr (Op == kAdd) {
+    if constexpr (Op >= kF16Add) {
+        if constexpr (sizeof(T) == 2) return half_atom<Op>(old, b);
+        else return T(half_atom<Op>(uint16_t(old), uint16_t(b)) | uint32_t(half_atom<Op>(uint16_t(old >> 16), uint16_t(b >> 16))) << 16);
+    } else if constexpr (Op == kAdd) {
         if constexpr (std::is_floating_point_v<T>) return old + b;
         else return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(b));
     } else if constexpr (Op == kMin) return b < old ? b : old;
@@ -369,7 +384,18 @@ ExecFn atom_typed(const std::string& t, MemSpace s) {
     return nullptr;
 }
 
+// f16, bf16 and their pairs: add.
+ExecFn atom_half_add(const std::string& t, MemSpace sp) {
+    if (t == "f16") return by_space<AtomK<uint16_t, kF16Add>::template K>(sp);
+    if (t == "f16x2") return by_space<AtomK<uint32_t, kF16Add>::template K>(sp);
+    if (t == "bf16") return by_space<AtomK<uint16_t, kBf16Add>::template K>(sp);
+    if (t == "bf16x2") return by_space<AtomK<uint32_t, kBf16Add>::template K>(sp);
+    return nullptr;
+}
+
 ExecFn atom_fn(const OpSpec& s, const std::string& t, MemSpace sp) {
+    // f16 and bf16 min and max exist only in the vector forms, which the model refuses.
+    if (t == "f16" || t == "f16x2" || t == "bf16" || t == "bf16x2") return s.has("add") ? atom_half_add(t, sp) : nullptr;
     if (s.has("add")) {
         if (t == "f32") return by_space<AtomK<float, kAdd>::K>(sp);
         if (t == "f64") return by_space<AtomK<double, kAdd>::K>(sp);
@@ -437,9 +463,17 @@ const char* mem_space_name(MemSpace s) {
     return "?";
 }
 
+OpChoice refuse_form(const OpSpec& s, const std::string& why) {
+    OpChoice c;
+    c.error = "unsupported instruction '" + s.full_name() + "': " + why;
+    return c;
+}
+
 void register_ldst_ops(OpRegistry& r) {
     r.add("ldst", select_memory_op);
     r.add("ldst.async", select_async_op);
+    r.add("ldst.matrix", select_matrix_move);
+    r.add("ldst.hint", select_hint_op);
 }
 
 OpChoice select_memory_op(const OpSpec& s) {
@@ -449,7 +483,8 @@ OpChoice select_memory_op(const OpSpec& s) {
     OpChoice c;
     c.space = space_of(s);
     std::string t = s.type();
-    c.width = uint8_t(t == "pred" ? 0 : (t.find("64") != std::string::npos) ? 8 : (t.find("32") != std::string::npos) ? 4
+    const bool pair = t.size() > 2 && t.compare(t.size() - 2, 2, "x2") == 0;   // f16x2, bf16x2: 4 bytes
+    c.width = uint8_t(t == "pred" ? 0 : (t.find("64") != std::string::npos) ? 8 : (t.find("32") != std::string::npos || pair) ? 4
                                     : (t.find("16") != std::string::npos) ? 2 : 1);
     // Memory-order semantics and scopes (.relaxed .acquire .release .acq_rel, .cta .gpu .sys) matter
     // only under the relaxed memory model (store_buffer.h), through aux; .mmio is refused.
@@ -460,7 +495,7 @@ OpChoice select_memory_op(const OpSpec& s) {
     const bool wide_scope = s.has("gpu") || s.has("sys") || ((op == "atom" || op == "red") && !s.has("cta") && !s.has("cluster"));
     const bool release = (op == "st" || op == "atom" || op == "red") && (s.has("release") || s.has("acq_rel")) && wide_scope;
     const bool acquire = (op == "ld" || op == "atom") && (s.has("acquire") || s.has("acq_rel")) && wide_scope;
-    const bool integer = t[0] == 'u' || t[0] == 's' || t[0] == 'b';
+    const bool integer = (t[0] == 'u' || t[0] == 's' || t[0] == 'b') && t.find("f16") == std::string::npos;   // bf16 is no integer
     const bool commutes = (op == "atom" || op == "red") && integer &&
                           (s.has("add") || s.has("min") || s.has("max") || s.has("and") || s.has("or") || s.has("xor"));
     c.aux = uint8_t((strong ? kOrderStrong : 0) | (release ? kOrderRelease : 0) | (commutes ? kAtomCommutes : 0) |
@@ -482,6 +517,9 @@ OpChoice select_memory_op(const OpSpec& s) {
         c.layout = Layout::Store;
         c.vec_count = vector_count(s);
         c.fn = st_fn(t, c.space);
+    } else if ((op == "atom" || op == "red") && (s.has("v2") || s.has("v4") || s.has("v8"))) {
+        c.error = "unsupported instruction '" + s.full_name() + "': the vector forms of atom and red are not modelled yet";
+        return c;
     } else if ((op == "atom" || op == "red") && !unsupported_qualifier &&
                (c.space == MemSpace::Global || c.space == MemSpace::Shared || c.space == MemSpace::Generic)) {
         c.layout = Layout::Atomic;

@@ -3,6 +3,7 @@
 #include "alu/alu_ops.h"
 #include "ldst/ldst_ops.h"
 #include "sfu/sfu_ops.h"
+#include "tensor/matrix_ops.h"
 #include "video/video_code.h"
 
 namespace gpusim {
@@ -16,6 +17,7 @@ const OpRegistry& sm_operations() {
         register_sfu_ops(r);
         register_ldst_ops(r);
         register_video_ops(r);
+        tensor::register_tensor_ops(r);
         return r;
     }();
     return registry;

@@ -5,6 +5,7 @@
 namespace gpusim {
 
 void ScoreboardMap::build(const KernelImage& kernel) {
+    m_kernel = &kernel;
     m_preds = kernel.num_regs;
     m_memory = kernel.num_regs + kernel.num_preds;
     m_first.clear();
@@ -27,6 +28,12 @@ void ScoreboardMap::build(const KernelImage& kernel) {
             for (Row r : o.coord) add_row(r);
             add_row(o.sampler);
             for (Row r : o.value) add_row(r);
+        }
+        // Matrix instructions read and write register lists (mma: up to 28 rows).
+        if (in.dest_flags & kMatrixRows) {
+            const MatrixOperands& o = kernel.matrix_operands.at(in.target);
+            for (const auto* list : {&o.a, &o.b, &o.c, &o.d})
+                for (Row r : *list) add_row(r);
         }
         m_all_rows.push_back(in.op_class == OpClass::Branch && (in.fn == call || in.fn == ret || in.fn == sys));
     }

@@ -38,9 +38,12 @@ public:
                 if (in.vec[e] >= 0) f(row(in.vec[e]));
         if (in.pd >= 0) f(pred(in.pd));
         if ((in.dest_flags & kDestPb) && in.pb >= 0) f(pred(in.pb));
+        if (in.dest_flags & kMatrixRows)
+            for (Row r : m_kernel->matrix_operands[in.target].d) f(row(r));
     }
 
 private:
+    const KernelImage* m_kernel = nullptr;   // the kernel built for (matrix instructions' register lists)
     uint32_t m_preds = 0;
     uint32_t m_memory = 0;
     std::vector<uint32_t> m_first;     // per instruction, then one past the last

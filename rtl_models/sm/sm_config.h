@@ -20,6 +20,7 @@ struct SmConfig {
     uint32_t shared_bytes = 49152;       // shared memory per SM
     uint32_t warp_schedulers = 2;        // warp instructions issued per cycle
     uint32_t stack_bytes = 1024;         // per-thread call stack for recursive kernels
+    uint32_t try_wait_suspend = 32;      // timing mode: cycles a failing mbarrier.try_wait suspends its warp
     uint32_t warp_slice = 64;            // instructions a warp runs before the next warp's turn
     uint64_t max_cycles = 0;             // sim.max_cycles: the watchdog's limit per launch, 0 for none
     double timeout_seconds = 0;          // sim.timeout_seconds: host seconds per launch, 0 for none

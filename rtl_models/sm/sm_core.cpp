@@ -23,6 +23,7 @@ SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, MemoryReq
     m_ctx.smid = smid;
     m_ctx.pm_events = m_clock.pm_events();
     m_ctx.sfu_ideal = cfg.sfu.ideal;
+    m_ctx.try_wait_suspend = cfg.try_wait_suspend;
     if (cfg.stores.enabled) {
         m_stores = std::make_unique<StoreBuffer>(cfg.stores, smid, m_mem);
         m_ctx.stores = m_stores.get();

@@ -19,6 +19,11 @@ void declare_keys(ConfigSection<SmConfig>& s) {
           "mutually or through function pointers): local memory above the kernel's own frame, where each activation's frame "
           "(parameters, return values, local arrays) goes. A call that does not fit faults with a stack overflow naming the "
           "function and call depth. Kernels without recursion get exactly the deepest call chain and ignore this key.");
+    s.key("try_wait_suspend", &C::try_wait_suspend, "core cycles", "Timing mode: how long a warp whose `mbarrier.try_wait` "
+          "finds its phase incomplete is suspended before the instruction returns false. PTX leaves this time limit to the "
+          "implementation (the suspend-time hint is a bound on it); a warp that spins without one could keep a greedy "
+          "scheduler from ever issuing the warp it waits for. The value is a model choice, not a measurement. Functional mode "
+          "returns at once.").or_default(32);
 }
 
 void declare_run_keys(ConfigSection<SmConfig>& s) {

@@ -280,6 +280,11 @@ bool SmCore::issue_timed(Warp& w, uint32_t s, uint64_t t) {
     }
     // A warp issues at most once per cycle per dispatch slot; a taken branch refetches.
     w.ready_at = t + (in.op_class == OpClass::Branch ? std::max<uint64_t>(op.latency, 1) : u.schedulers[s]->dispatch_width() > 1 ? 0 : 1);
+    if (w.suspend) {   // a failed mbarrier.try_wait: the warp sleeps, and a two-level scheduler lets others in
+        w.ready_at = std::max(w.ready_at, t + w.suspend);
+        w.suspend = 0;
+        u.schedulers[s]->long_stall(wi);
+    }
 
     if (w.state == Warp::State::AtBarrier) arrive(w);
     // Still waiting: its own arrival did not open the barrier (bar.arrive leaves it Ready).

@@ -1,4 +1,5 @@
-// Operands of the asynchronous copies, the transaction barriers and elect.sync (PTX ISA):
+// Operands of the asynchronous copies (bulk ones too), the transaction barriers and elect.sync
+// (PTX ISA):
 //   cp.async.{ca,cg}.shared.global [dst], [src], cp-size {, src-size | {!}ignore-src} {, policy}
 //   mbarrier.op {d | _ | p ,} [addr] {, b {, c}}      cp.async.mbarrier.arrive{.noinc} [addr]
 //   elect.sync d|p, membermask
@@ -14,6 +15,10 @@ void Decoder::async_operands(const ptx::Instruction& pi, const OpSpec& spec, Ins
         need(pi, 2, 2);
         value_and_pred(ops[0], in);
         in.a = source(ops[1], "b32");
+        return;
+    }
+    if (pi.opcode == "cp" && spec.has("bulk")) {
+        bulk_operands(pi, spec, in);
         return;
     }
     if (pi.opcode == "cp" && !spec.has("mbarrier")) {  // cp.async: the source is the access timing mode prices
@@ -49,7 +54,9 @@ void Decoder::async_operands(const ptx::Instruction& pi, const OpSpec& spec, Ins
     const bool waits = spec.has("test_wait") || spec.has("try_wait");
     if (waits && in.pd < 0) fail(pi.loc, fmt::format("'{}' writes a predicate", pi.full_name()));
     if (ops.size() <= k) fail(pi.loc, fmt::format("'{}' needs an address", pi.full_name()));
-    in.dest_flags |= kMemAtomic;
+    // Every other operation changes the word, lane after lane; a wait reads it, one broadcast
+    // read for the warp in timing mode.
+    if (!waits) in.dest_flags |= kMemAtomic;
     address(ops[k], in, in.space, pi);
     const size_t values = ops.size() - k - 1;
     const size_t most = waits ? 2 : (spec.has("init") || spec.has("expect_tx") || spec.has("complete_tx")) ? 1
@@ -62,6 +69,35 @@ void Decoder::async_operands(const ptx::Instruction& pi, const OpSpec& spec, Ins
     const char* value_type = waits && !spec.has("parity") ? "b64" : "b32";
     if (values >= 1) in.b = source(ops[k + 1], value_type);
     if (values == 2) in.c = source(ops[k + 2], "u32");   // try_wait's suspend-time hint
+}
+
+// cp{.reduce}.async.bulk.dst.src... [dst], [src], size {, [mbar]} {, policy};
+// cp.async.bulk.prefetch.L2.global [src], size {, policy}.
+void Decoder::bulk_operands(const ptx::Instruction& pi, const OpSpec& spec, Inst& in) {
+    const auto& ops = pi.ops;
+    const size_t policy = spec.has("L2::cache_hint") ? 1 : 0;
+    if (spec.has("prefetch")) {
+        need(pi, 2 + policy, 2 + policy);
+        address(ops[0], in, MemSpace::Global, pi);
+        in.c = source(ops[1], "u32");
+    } else {
+        const bool mbar = spec.has("mbarrier::complete_tx::bytes");
+        const size_t n = (mbar ? 4 : 3) + policy;
+        need(pi, n, n);
+        Inst dst;
+        address(ops[0], dst, MemSpace::Generic, pi);
+        in.b = dst.a;
+        in.vec[0] = pool_row(uint64_t(dst.offset));
+        address(ops[1], in, in.space, pi);
+        in.c = source(ops[2], "u32");
+        if (mbar) {
+            Inst bar;
+            address(ops[3], bar, MemSpace::Shared, pi);
+            in.vec[1] = bar.a;
+            in.vec[2] = pool_row(uint64_t(uint32_t(bar.offset)));
+        }
+    }
+    if (policy) source(ops.back(), "b64");   // an L2 eviction policy: a hint
 }
 
 } // namespace gpusim::loader

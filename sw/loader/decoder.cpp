@@ -20,6 +20,9 @@ ExecFn time_register_reader();
 namespace gpusim::loader {
 namespace {
 
+// ld, st, atom and red with .L2::cache_hint name a cache policy last.
+size_t policy_operands(const OpSpec& spec) { return spec.has("L2::cache_hint") ? 1 : 0; }
+
 using ptx::Operand;
 using ptx::PtxError;
 using ptx::Space;
@@ -435,12 +438,14 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
         }
         break;
     case Layout::Load:
-        need(pi, 2, 2);
+        need(pi, 2 + policy_operands(spec), 2 + policy_operands(spec));
+        without_policy(pi, spec);
         if (in.vec_count) { vector_rows(ops[0], in, true, type); in.dest_flags |= kDestVec; } else in.d = dest(ops[0]);
         address(ops[1], in, in.space, pi);
         break;
     case Layout::Store:
-        need(pi, 2, 2);
+        need(pi, 2 + policy_operands(spec), 2 + policy_operands(spec));
+        without_policy(pi, spec);
         in.dest_flags |= kMemStore;
         address(ops[0], in, in.space, pi);
         if (in.vec_count) vector_rows(ops[1], in, false, type); else in.b = source(ops[1], type);
@@ -449,7 +454,9 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
         bool red = pi.opcode == "red";
         size_t base = red ? 0 : 1;
         bool cas = spec.has("cas");
-        need(pi, base + (cas ? 3 : 2), base + (cas ? 3 : 2));
+        const size_t n = base + (cas ? 3 : 2);
+        need(pi, n + policy_operands(spec), n + policy_operands(spec));
+        without_policy(pi, spec);
         in.dest_flags |= kMemAtomic;
         if (!red) in.d = dest(ops[0]);
         address(ops[base], in, in.space, pi);
@@ -499,7 +506,10 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
     case Layout::Video: video_operands(pi, c.code, in); break;
     case Layout::AsyncCopy:
     case Layout::Mbarrier:
-    case Layout::Elect: async_operands(pi, spec, in); break;
+    case Layout::Elect:
+    case Layout::BulkCopy: async_operands(pi, spec, in); break;
+    case Layout::Matrix: matrix_operands(pi, c.code, in); break;
+    case Layout::Hint: hint_operands(pi, spec, in); break;
     }
     return in;
 }
@@ -540,6 +550,17 @@ Inst Decoder::decode_vector_mov(const ptx::Instruction& pi, Inst& in) {
     if (!pack) in.dest_flags |= kDestVec;
     in.fn = vector_mov_fn(pack);
     return in;
+}
+
+// ld, st, atom and red with .L2::cache_hint take a 64-bit cache policy last (createpolicy's): a
+// hint, read and not kept. Returns the count of the other operands.
+size_t Decoder::without_policy(const ptx::Instruction& pi, const OpSpec& spec) {
+    if (!spec.has("L2::cache_hint") || pi.ops.empty()) return pi.ops.size();
+    const Operand& policy = pi.ops.back();
+    if (policy.kind != Operand::Kind::Reg && policy.kind != Operand::Kind::Imm)
+        fail(policy.loc, fmt::format("'{}' takes a cache policy (a 64-bit register) last", pi.full_name()));
+    source(policy, "b64");
+    return pi.ops.size() - 1;
 }
 
 // "d" or "d|p": a value destination and an optional predicate destination.

@@ -131,6 +131,13 @@ private:
     // ---- decode_async.cpp ----
     // cp.async, mbarrier and elect.sync: operands of the forms each layout names (op_registry.h).
     void async_operands(const ptx::Instruction& pi, const OpSpec& spec, Inst& in);
+    void bulk_operands(const ptx::Instruction& pi, const OpSpec& spec, Inst& in);
+    // mma, wmma, ldmatrix, stmatrix (decode_matrix.cpp); `code` is the unit's packed MatrixForm.
+    void matrix_operands(const ptx::Instruction& pi, uint64_t code, Inst& in);
+    // prefetch, prefetchu, discard, applypriority, createpolicy (decode_hints.cpp).
+    void hint_operands(const ptx::Instruction& pi, const OpSpec& spec, Inst& in);
+    // The cache-policy operand of .L2::cache_hint: read as a hint; returns the operands before it.
+    size_t without_policy(const ptx::Instruction& pi, const OpSpec& spec);
 
     // What an instruction does to control flow, for the function's graph.
     Flow flow_of(const ptx::Instruction& pi) const;

@@ -22,6 +22,12 @@ void for_each_read(const KernelImage& img, const Inst& in, F&& read, std::vector
     if (!(in.dest_flags & kDestVec))
         for (Row r : in.vec) source(r);
     if (in.op_class == OpClass::Video || in.op_class == OpClass::VideoAbsdiff) source(in.d);
+    // mma and wmma read other lanes' registers; wmma.store and stmatrix store them.
+    if (in.dest_flags & kMatrixRows) {
+        const MatrixOperands& o = img.matrix_operands[in.target];
+        for (const auto* list : {&o.a, &o.b, &o.c})
+            for (Row r : *list) cross_lane.push_back(r);
+    }
     if (in.space == MemSpace::Texture && in.target < img.tex_operands.size()) {
         const TexOperands& o = img.tex_operands[in.target];
         for (Row r : o.coord) source(r);

@@ -56,7 +56,16 @@ void Parser::performance_directive(Function& fn) {
     if (d.text == ".reqntid") { dims(fn.reqntid); return; }
     if (d.text == ".maxntid") { dims(fn.maxntid); return; }
     if (d.text == ".minnctapersm" || d.text == ".maxnctapersm" || d.text == ".maxnreg") { expect_uint32("count"); return; }
-    if (d.text == ".noreturn") return;
+    if (d.text == ".noreturn" || d.text == ".explicitcluster") return;
+    if (d.text == ".maxclusterrank") { expect_uint32("count"); return; }
+    // The model runs every kernel as clusters of one block: a kernel that needs more is refused.
+    if (d.text == ".reqnctapercluster") {
+        uint32_t n[3];
+        dims(n);
+        if (uint64_t(n[0]) * n[1] * n[2] != 1)
+            fail(d.loc, fmt::format("a cluster of {}x{}x{} blocks: clusters of more than one block are out of scope", n[0], n[1], n[2]));
+        return;
+    }
     if (d.text == ".pragma") { take(); expect_punct(";"); return; }
     fail(d.loc, fmt::format("unknown function directive '{}'", d.text));
 }

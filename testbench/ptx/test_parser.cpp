@@ -230,3 +230,14 @@ BOOST_AUTO_TEST_CASE(giant_declarations_are_refused_at_parse) {
                "t.ptx:4:31: error: 'g' would hold more than 2^48 bytes, more than any address space");
     BOOST_TEST(error_of(h + ".visible .entry k()\n{\n  .reg .b32 %r<4000>;\n  ret;\n}").empty());
 }
+
+// nvcc writes a kernel's cluster shape (__cluster_dims__) as directives: a cluster of one block is
+// what the model runs; a larger one is refused where it is named.
+BOOST_AUTO_TEST_CASE(cluster_directives_of_one_block_parse_and_larger_ones_are_refused) {
+    const std::string one = std::string(kHeader) + ".visible .entry k()\n.explicitcluster\n.reqnctapercluster 1, 1, 1\n.maxclusterrank 1\n{\n ret;\n}\n";
+    BOOST_TEST(parse("k.ptx", one).functions.size() == 1u);
+    const std::string two = std::string(kHeader) + ".visible .entry k()\n.explicitcluster\n.reqnctapercluster 2, 1, 1\n{\n ret;\n}\n";
+    const std::string e = error_of(two);
+    BOOST_TEST(e.find("clusters of more than one block are out of scope") != std::string::npos, e);
+    BOOST_TEST(e.find("t.ptx:") != std::string::npos, e);
+}
