@@ -52,7 +52,10 @@ T reduce(T old, T v) {
             const float r = old + v;
             return std::isnan(r) ? get<float>(kCanonicalNanF32) : r;
         } else if constexpr (std::is_floating_point_v<T>) {
-            return old + v;
+            // Of two NaNs the one added wins, quieted (golden bulk; the host's order of operands,
+            // which compilers choose, must not decide).
+            double nan;
+            return propagate_nan(nan, old, v) ? nan : old + v;
         } else {
             return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(v));
         }

@@ -113,7 +113,6 @@ void wmma_load(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     wait_turn_for_host_memory<S>(c, w, in, m);
     const FragmentView v = view_of(c, in);
     const std::vector<FragmentSlot>& slots = v.o.slots[int(v.o.use)];
-    const int per = v.bits >= 32 ? 1 : 32 / v.bits;
     const size_t unique = size_t(tensor::fragment_registers(v.o.form, v.o.use));
     std::vector<uint64_t> regs(unique * 32, 0);
     for (uint32_t e = 0; e < slots.size(); ++e) {
@@ -131,7 +130,6 @@ void wmma_load(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         }
         regs[size_t(s.reg) * 32 + s.lane] |= v.bits >= 32 ? value : value << (s.pos * v.bits);
     }
-    (void)per;
     for (size_t r = 0; r < v.o.d.size(); ++r) {
         uint64_t* row = w.row(v.o.d[r]);
         const size_t from = r % unique;   // registers beyond the tiles repeat them (H100)

@@ -98,10 +98,8 @@ void matrix_multiply(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         regs[size_t(s.reg) * 32 + s.lane] |= v;
     }
     for (size_t r = 0; r < o.d.size(); ++r) {
-        if (o.d[r] < 0) continue;
         uint64_t* row = w.row(o.d[r]);
-        const size_t unique = size_t(r) % (regs.size() / 32);
-        for (int l = 0; l < 32; ++l) row[l] = regs[unique * 32 + l];
+        for (int l = 0; l < 32; ++l) row[l] = regs[r * 32 + l];
     }
 }
 
