@@ -94,6 +94,13 @@ inline LaneMask lane_group(uint32_t first, uint32_t size) {
     return size >= uint32_t(kWarpSize) ? ~0u : ((1u << size) - 1) << first;
 }
 
+// A .sync.aligned instruction (mma, wmma, ldmatrix ...) executed by part of a warp: undefined in
+// PTX, a fault naming the first missing lane here.
+inline void require_whole_warp(LaneMask m, const char* what) {
+    if (m != 0xFFFFFFFFu)
+        throw ExecFault(__builtin_ctz(~m), std::string(what) + " needs all 32 lanes of the warp (.sync.aligned)");
+}
+
 // Visits every lane of `mask`; the full-warp case is a plain loop the compiler can unroll.
 template <class F>
 inline void for_lanes(LaneMask mask, F&& f) {

@@ -6,8 +6,6 @@
 // read as a hint (PTX makes the policy opaque).
 #include <algorithm>
 
-#include <fmt/format.h>
-
 #include "isa/exec_context.h"
 #include "ldst/ldst_ops.h"
 

@@ -17,11 +17,6 @@ using lane_access::load_elem;
 using lane_access::store_elem;
 using lane_access::wait_turn_for_host_memory;
 
-void require_whole_warp(LaneMask m, const char* what) {
-    if (m != 0xFFFFFFFFu)
-        throw ExecFault(__builtin_ctz(~m), fmt::format("{} needs all 32 lanes of the warp (.sync.aligned)", what));
-}
-
 // Where element p of register j of lane l sits in 8x8 matrix j: row l/4, column 2(l%4)+p, or
 // the transpose.
 void ldmatrix_place(int l, int p, bool trans, int& row, int& col) {

@@ -42,14 +42,9 @@ uint64_t read(const ExecContext& c, Warp& w, const std::vector<int32_t>& rows, c
     return (v >> (s.pos * bits)) & ((uint64_t(1) << bits) - 1);
 }
 
-void require_full_warp(LaneMask m, const char* what) {
-    if (m != 0xFFFFFFFFu)
-        throw ExecFault(__builtin_ctz(~m), fmt::format("{} needs all 32 lanes of the warp (.sync.aligned)", what));
-}
-
 // D = A * B + C over the operands' fragments.
 void matrix_multiply(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
-    require_full_warp(m, "a matrix multiply-accumulate");
+    require_whole_warp(m, "a matrix multiply-accumulate");
     const MatrixOperands& o = c.kernel->matrix_operands[in.target];
     const MatrixForm& f = o.form;
     const int ab = elem_bits(f.a), bb = elem_bits(f.b), cb = elem_bits(f.c);
@@ -106,7 +101,7 @@ void matrix_multiply(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 // movmatrix.sync.aligned.m8n8.trans.b16: lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 of
 // an 8x8 matrix of 16-bit elements; the result holds the transpose in the same places.
 void movmatrix(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
-    require_full_warp(m, "movmatrix");
+    require_whole_warp(m, "movmatrix");
     const uint64_t* a = c.src(w, in.a);
     uint16_t e[8][8];
     for (int l = 0; l < 32; ++l)
