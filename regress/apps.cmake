@@ -105,4 +105,20 @@ if(GPUSIM_NVCC)
     endforeach()
   endforeach()
 endif()
+# On the hopper-h100 config (loads hoisted, registers from liveness, grids paced), in timing mode:
+# programs of shared memory, warp shuffles, atomics, CUB and cooperative groups print what the
+# H100 printed.
+set(hopper_apps reduction_templates scan transpose cub_block histogram bitonic_sort lud)
+if(GPUSIM_SANITIZE)
+  set(hopper_apps reduction_templates scan lud)   # the new paths under the sanitizers, in less time
+endif()
+if(GPUSIM_NVCC)
+  foreach(app ${hopper_apps})
+    add_test(NAME apps.${app}.hopper COMMAND ${CMAKE_COMMAND} -DPROGRAM=${CMAKE_CURRENT_BINARY_DIR}/apps/${app} -DNAME=${app}
+             -DEXPECTED_DIR=${CMAKE_CURRENT_SOURCE_DIR}/apps/expected -DLIBDIR=$<TARGET_FILE_DIR:cudart>
+             -DOUT=${CMAKE_CURRENT_BINARY_DIR}/apps/${app}.hopper -DMODE=timing -DCONFIG=hopper-h100
+             -DPRELOAD=${GPUSIM_CUDA_PRELOAD} -P ${CMAKE_CURRENT_SOURCE_DIR}/check_cuda.cmake)
+    set_tests_properties(apps.${app}.hopper PROPERTIES TIMEOUT 300)
+  endforeach()
+endif()
 add_custom_target(apps ALL DEPENDS ${app_bins} cudart)

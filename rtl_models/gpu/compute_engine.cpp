@@ -63,6 +63,10 @@ std::string ComputeEngine::validate() const {
     return "";
 }
 
+sc_core::sc_time ComputeEngine::cycles_time(uint64_t cycles) const {
+    return sc_core::sc_time(m_cfg.cycle_ns(), sc_core::SC_NS) * double(cycles);
+}
+
 // Starts every SM on the grid and waits for all of them; the result counts what they did.
 void ComputeEngine::run_grid() {
     m_result = LaunchResult{};
@@ -72,6 +76,9 @@ void ComputeEngine::run_grid() {
     m_ctas_before = 0;
     for (const SmStats& s : before) m_ctas_before += s.ctas_completed;
     const KernelProfile counters_before = m_report ? KernelProfile::counters_of(m_report()) : KernelProfile{};
+    if (m_cfg.launch_cycles) sc_core::wait(cycles_time(m_cfg.launch_cycles));
+    m_launch.first_cta_cycle = uint64_t(sc_core::sc_time_stamp() / cycles_time(1) + 0.5);
+    m_launch.cta_interval = m_cfg.cta_dispatch_cycles;
     m_dispatcher.start(m_launch.grid.count());
     if (m_racecheck) m_racecheck->begin_launch(m_launch);
     m_grid_signal.set_now(m_launch.grid_id);
@@ -84,7 +91,7 @@ void ComputeEngine::run_grid() {
     m_cluster->run(m_launch, m_dispatcher, m_racecheck != nullptr || traced || waveform || m_cfg.sm.stores.enabled);
     m_result.end = sc_core::sc_time_stamp();
     m_grid_signal.set_now(0);
-    m_result.cycles = uint64_t((m_result.end - m_result.start) / sc_core::sc_time(m_cfg.cycle_ns(), sc_core::SC_NS) + 0.5);
+    m_result.cycles = uint64_t((m_result.end - m_result.start) / cycles_time(1) + 0.5);
     for (size_t k = 0; k < m_sms.size(); ++k) {
         const SmStats now = m_sms[k]->core().stats();
         m_result.warp_instructions += now.warp_instructions - before[k].warp_instructions;

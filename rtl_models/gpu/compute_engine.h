@@ -107,6 +107,7 @@ private:
 
     std::string validate() const;
     void run_grid();
+    sc_core::sc_time cycles_time(uint64_t cycles) const;
     void record_profile(const KernelProfile& before);
     void thread();
 };

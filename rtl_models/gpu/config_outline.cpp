@@ -47,8 +47,10 @@ void declare_outline(ConfigSchema& schema) {
                           "CTA⌋, ⌊`max_threads` / threads per CTA⌋, ⌊`registers` / (min(regs/thread, `max_regs_per_thread`) "
                           "× 32 × warps per CTA)⌋, ⌊`shared_bytes` / shared per CTA⌋). It is at least 1: a CTA that fits "
                           "none of these still runs alone.",
-                          "The register estimate is the number of PTX virtual registers the kernel declares, with 64-bit "
-                          "registers counting as 2 (`KernelImage::regs_per_thread`). It is not ptxas's allocation.",
+                          "regs/thread is `sm.register_estimate`'s: the PTX virtual registers the kernel declares, with "
+                          "64-bit registers counting as 2 (`declared`, several times ptxas's allocation), or the most "
+                          "words live at once (`live`, close to it: docs/correlation.md), at least `register_floor`, "
+                          "rounded up to `register_granularity`. `gpusim check --resources` prints both for each kernel.",
                           "", nullptr});
     schema.section("sim", {"How the simulation runs (`sim.*`)",
                            "These control how the simulator runs, not what hardware it models; none has a hardware "

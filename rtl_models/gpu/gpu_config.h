@@ -63,6 +63,10 @@ struct GpuConfig {
     DramConfig dram;                 // timing mode: the device memory controllers
     uint32_t channels = 16;          // hardware work queues of the command processor
     uint32_t stream_priorities = 2;  // priority levels of the channels (1: none)
+    // The grid's own cost beside its blocks' work: its fixed cost, and the chip-wide pace at which
+    // its blocks are handed out.
+    uint32_t launch_cycles = 0;
+    double cta_dispatch_cycles = 0;
     uint64_t malloc_heap_bytes = 8ull << 20;   // device-side malloc heap (cudaLimitMallocHeapSize)
     PcieConfig pcie;
     uint32_t quantum_cycles = 10000;

@@ -43,6 +43,13 @@ void declare_chip_keys(ConfigSection<GpuConfig>& s) {
     s.key("stream_priorities", &C::stream_priorities, "levels", "Priority levels of the channels: a ready command of a higher "
           "level starts first. `cudaDeviceGetStreamPriorityRange` reports [0, −(levels − 1)]; 1 means no priorities "
           "(`cudaDevAttrStreamPrioritiesSupported` 0).").within(1, 256);
+    s.key("launch_cycles", &C::launch_cycles, "core cycles", "Both modes: a grid's fixed cost, what an empty kernel of one block "
+          "takes (the front end reading the launch, the grid's set-up, its completion and memory flush). The model puts it "
+          "before the first block, inside the launch's `cycles`. 0: none.");
+    s.key("cta_dispatch_cycles", &C::cta_dispatch_cycles, "core cycles per block", "Timing mode: the pace at which the chip's "
+          "block distributor hands out a grid's blocks, in their linear order: block i starts no earlier than "
+          "i × this after the first. An SM holds a block that has not arrived in its slot; its scheduler's wait counts as "
+          "`no_warp`. 0: every block is there as soon as an SM has room.").at_least(0);
     s.key("malloc_heap_bytes", &C::malloc_heap_bytes, "bytes", "Device-side `malloc` heap; `cudaLimitMallocHeapSize`.");
 }
 

@@ -27,7 +27,7 @@ LaunchProblem check_launch_limits(const GpuConfig& cfg, const std::shared_ptr<co
     if (SmCore::occupancy_limit(cfg.sm, probe) == 0)
         return {LaunchProblem::Kind::Resources,
                 fmt::format("a block of {} threads using {} registers per thread and {} bytes of shared memory does not fit on an SM",
-                            block.count(), kernel->regs_per_thread, probe.shared_per_cta())};
+                            block.count(), SmCore::registers_per_thread(cfg.sm, *kernel), probe.shared_per_cta())};
     return {};
 }
 

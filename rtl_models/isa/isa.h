@@ -185,7 +185,8 @@ struct KernelImage {
     // them (sw/loader/register_init.h); every row when zero_all_rows.
     std::vector<Row> zero_rows;
     bool zero_all_rows = true;
-    uint32_t regs_per_thread = 0;            // architectural estimate, for occupancy
+    uint32_t regs_per_thread = 0;            // PTX virtual registers in 32-bit words (a function's included)
+    uint32_t live_regs_per_thread = 0;       // the most words live at once (0: not analysed), as ptxas allocates
 
     const uint64_t* imm_row(Row r) const { return imm_pool.data() + size_t(-1 - r) * kWarpSize; }
 };

@@ -30,6 +30,12 @@ struct LaunchInfo {
     uint32_t grid_id = 0;
     uint32_t num_sms = 1;
     EnvRegs envreg{};
+    // Timing mode: the chip cycle from which the first block may run, and the cycles between the
+    // arrivals of successive blocks (chip.cta_dispatch_cycles).
+    uint64_t first_cta_cycle = 0;
+    double cta_interval = 0;
+
+    uint64_t cta_arrival(uint64_t linear_cta) const { return first_cta_cycle + uint64_t(double(linear_cta) * cta_interval); }
 
     uint32_t threads_per_cta() const { return uint32_t(block.count()); }
     uint32_t warps_per_cta() const { return (threads_per_cta() + kWarpSize - 1) / kWarpSize; }

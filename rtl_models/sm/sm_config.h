@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "check/allocation_map.h"
 #include "ldst/store_buffer.h"
@@ -17,6 +18,12 @@ struct SmConfig {
     uint32_t max_threads = 1536;         // resident threads per SM
     uint32_t registers = 32768;          // 32-bit registers per SM
     uint32_t max_regs_per_thread = 63;
+    // How occupancy counts a kernel's registers: the PTX's virtual registers ("declared") or the
+    // most live at once ("live"), at least `register_floor`, rounded up to `register_granularity`.
+    std::string register_estimate = "declared";
+    uint32_t register_floor = 0;
+    uint32_t register_granularity = 1;
+    bool hoist_loads = false;            // the loader issues loads as early as ptxas would (load_hoisting.h)
     uint32_t shared_bytes = 49152;       // shared memory per SM
     uint32_t warp_schedulers = 2;        // warp instructions issued per cycle
     uint32_t stack_bytes = 1024;         // per-thread call stack for recursive kernels

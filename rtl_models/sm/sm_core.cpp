@@ -51,6 +51,12 @@ size_t SmCore::register_words(const LaunchInfo& l) const {
     return size_t(std::max(occupancy_limit(m_cfg, l), 1u)) * l.warps_per_cta() * register_stride(*l.kernel);
 }
 
+uint32_t SmCore::registers_per_thread(const SmConfig& cfg, const KernelImage& k) {
+    uint32_t regs = cfg.register_estimate == "live" && k.live_regs_per_thread ? k.live_regs_per_thread : k.regs_per_thread;
+    regs = std::max(regs, cfg.register_floor);
+    return (regs + cfg.register_granularity - 1) / cfg.register_granularity * cfg.register_granularity;
+}
+
 uint32_t SmCore::occupancy_limit(const SmConfig& cfg, const LaunchInfo& l) {
     uint32_t warps = l.warps_per_cta();
     uint32_t limit = cfg.max_ctas;
@@ -58,7 +64,7 @@ uint32_t SmCore::occupancy_limit(const SmConfig& cfg, const LaunchInfo& l) {
     limit = std::min(limit, cfg.max_threads / std::max(l.threads_per_cta(), 1u));
     // The PTX estimate counts virtual registers, far more than ptxas allocates; like a kernel built
     // with launch bounds, one block always fits (the compiler would spill instead).
-    uint32_t per_thread = std::min(l.kernel->regs_per_thread, cfg.max_regs_per_thread);
+    uint32_t per_thread = std::min(registers_per_thread(cfg, *l.kernel), cfg.max_regs_per_thread);
     uint32_t threads = warps * kWarpSize;
     if (threads && uint64_t(per_thread) * threads > cfg.registers) per_thread = cfg.registers / threads;
     uint32_t regs = per_thread * threads;

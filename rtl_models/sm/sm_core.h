@@ -158,6 +158,8 @@ public:
     // Every unit's statistics, keyed by the unit's name within the SM.
     void report(nlohmann::json& out) const;
     static uint32_t occupancy_limit(const SmConfig& cfg, const LaunchInfo& launch);
+    // The registers per thread occupancy counts for a kernel (sm.register_estimate).
+    static uint32_t registers_per_thread(const SmConfig& cfg, const KernelImage& kernel);
 
 private:
     struct Cta {
@@ -301,6 +303,7 @@ private:
     uint8_t refine_stall(const Warp& w, uint8_t seen, uint64_t t) const;
     void wake_schedulers();
     void enqueue_warp(uint32_t slot);
+    uint64_t arrival(const Warp& w) const;
     void retire_warp(Warp& w);
     void check_deadlock() const;
     std::string warp_report(const Warp& w) const;

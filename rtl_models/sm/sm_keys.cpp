@@ -11,6 +11,21 @@ void declare_keys(ConfigSection<SmConfig>& s) {
     s.key("registers", &C::registers, "32-bit registers", "Register file per SM. Used only for occupancy.");
     s.key("max_regs_per_thread", &C::max_regs_per_thread, "registers", "Cap on the per-thread register estimate in the "
           "occupancy formula. A kernel that needs more is not rejected.");
+    s.key("register_estimate", &C::register_estimate, "", "What occupancy counts as a kernel's registers per thread. "
+          "`declared`: the PTX's virtual registers (64-bit ones count 2), several times what ptxas allocates, since nvcc's PTX "
+          "gives every value a register of its own. `live`: the most 32-bit words live at once, from a liveness analysis over "
+          "the kernel's control-flow graph (sw/loader/register_pressure.h), close to ptxas's allocation; a kernel that calls "
+          "functions keeps the declared count. `cudaFuncGetAttributes` reports the same number.")
+        .one_of({"declared", "live"}).or_default("declared");
+    s.key("register_floor", &C::register_floor, "registers", "The fewest registers per thread a kernel is given, whatever "
+          "the estimate.").or_default(0);
+    s.key("register_granularity", &C::register_granularity, "registers", "Registers per thread are allocated in multiples "
+          "of this (the estimate is rounded up).").at_least(1).or_default(1);
+    s.key("hoist_loads", &C::hoist_loads, "", "Run each kernel with its loads moved up within their basic block, past "
+          "the independent arithmetic before them, as ptxas schedules them (sw/loader/load_hoisting.h): a load's latency "
+          "then overlaps that arithmetic instead of stalling the in-order issue just before its use. Every thread computes "
+          "and reads what it did; only the order of independent instructions changes, so the key moves cycles, not results. "
+          "`false` runs the PTX in the order written.").or_default(false);
     s.key("shared_bytes", &C::shared_bytes, "bytes", "Shared memory per SM (occupancy).");
     s.key("warp_schedulers", &C::warp_schedulers, "schedulers", "Warp schedulers per SM. Timing mode: warp slot k belongs to "
           "scheduler k mod n (Fermi's odd/even split), each with its own copy of the `per_scheduler` pipes. Functional mode: "

@@ -46,6 +46,11 @@ bool settled(const Warp& w, uint32_t code_size) { return w.active != 0 && w.pc !
 
 } // namespace
 
+// The SM's cycle at which the warp's block arrives from the chip's distributor.
+uint64_t SmCore::arrival(const Warp& w) const {
+    return uint64_t(std::max<int64_t>(int64_t(m_launch->cta_arrival(m_ctas[w.cta_slot].linear_id)) - m_chip_offset, 0));
+}
+
 void SmCore::enqueue_warp(uint32_t slot) {
     TimingUnits& u = *m_units;
     Warp& w = m_warps[slot];
@@ -53,7 +58,8 @@ void SmCore::enqueue_warp(uint32_t slot) {
     w.board.assign(m_board.size(), 0);
     w.board_source.assign(m_board.size(), uint8_t(Stall::ExecDependency));
     w.board_source[m_board.memory()] = uint8_t(Stall::MemoryDependency);
-    w.ready_at = u.now;
+    // A block the chip's distributor has not handed out yet holds its slot until it arrives.
+    w.ready_at = std::max(u.now, arrival(w));
     w.operands_pc = UINT32_MAX;
     m_hints[slot] = ScanHint{};
     u.schedulers[w.scheduler]->add(slot, m_age++);
@@ -88,6 +94,7 @@ uint8_t SmCore::refine_stall(const Warp& w, uint8_t seen, uint64_t t) const {
     if (seen == uint8_t(Stall::PipeBusy))
         return m_units->cfg.ops[int(in.op_class)].pipe == PipeKind::Ldst ? uint8_t(Stall::MemoryStructural) : seen;
     if (seen != uint8_t(Stall::Dependency)) return seen;
+    if (t < arrival(w)) return uint8_t(Stall::NoWarp);   // its block has not arrived
     uint8_t source = w.operands_source;
     const uint64_t latest = w.operands_pc == w.pc ? w.operands_at : operand_ready(w, source);
     return w.ready_at > t && w.ready_at >= latest ? uint8_t(Stall::Branch) : source;

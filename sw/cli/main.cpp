@@ -380,7 +380,20 @@ int run_all(const Options& o, bool bench) {
     return worst;
 }
 
-int check(const std::vector<std::string>& files) {
+// Each kernel's resources, as ptxas -v reports them: registers per thread (the PTX's virtual
+// registers, and the most live at once: sm.register_estimate), shared and local memory.
+void print_resources(const ptx::Module& mod) {
+    const loader::VariableAddresses addresses(mod.globals.size(), 0);
+    for (const auto& fn : mod.functions) {
+        if (!fn.is_entry) continue;
+        const auto img = loader::decode_kernel(mod, fn, addresses);
+        const std::string live = img->live_regs_per_thread ? std::to_string(img->live_regs_per_thread) : "-";
+        fmt::print("{}: {}: registers: {} declared, {} live; shared {} bytes; local {} bytes\n", mod.file, fn.name,
+                   img->regs_per_thread, live, img->static_shared_bytes, img->local_bytes);
+    }
+}
+
+int check(const std::vector<std::string>& files, bool resources) {
     int bad = 0;
     for (const auto& f : files) {
         try {
@@ -388,6 +401,7 @@ int check(const std::vector<std::string>& files) {
             auto errors = loader::check_module(mod);
             for (const auto& e : errors) fmt::print("{}\n", e.what());
             if (errors.empty()) fmt::print("{}: every instruction is supported\n", f);
+            if (errors.empty() && resources) print_resources(mod);
             bad += errors.empty() ? 0 : 1;
         } catch (const std::exception& e) {
             fmt::print("{}\n", e.what());
@@ -477,6 +491,8 @@ int sc_main(int argc, char** argv) {
     cfg->add_option("--set", o.sets, "override a config parameter of --show (repeatable)");
     CLI::App* chk = app.add_subcommand("check", "list the instructions of PTX modules that the model cannot execute");
     chk->add_option("ptx", ptx_files, "PTX files")->required()->check(CLI::ExistingFile);
+    bool resources = false;
+    chk->add_flag("--resources", resources, "also print each kernel's registers (declared and live), shared and local memory");
 
     try {
         app.parse(argc, argv);
@@ -484,7 +500,7 @@ int sc_main(int argc, char** argv) {
         return app.exit(e);
     }
     try {
-        if (chk->parsed()) return check(ptx_files);
+        if (chk->parsed()) return check(ptx_files, resources);
         if (cfg->parsed()) return config_command(cfg_doc, cfg_show, o.sets);
         if (sw->parsed()) {
             if (so.spec.empty() == so.collect.empty()) throw std::runtime_error("gpusim sweep: give a spec, or --collect DIR");

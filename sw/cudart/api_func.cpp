@@ -23,7 +23,7 @@ CUDART_API cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const voi
         *attr = cudaFuncAttributes{};
         attr->sharedSizeBytes = img.static_shared_bytes;
         attr->localSizeBytes = img.local_bytes;
-        attr->numRegs = int(img.regs_per_thread);
+        attr->numRegs = int(c.rt().registers_per_thread(k));
         // The largest block (in whole warps) that fits on an SM with this kernel's registers.
         uint32_t threads = cfg.max_threads_per_block / 32 * 32;
         while (threads > 32 && c.rt().blocks_per_sm(k, Dim3{threads, 1, 1}, 0) == 0) threads -= 32;

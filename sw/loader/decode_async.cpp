@@ -5,6 +5,7 @@
 //   elect.sync d|p, membermask
 #include <fmt/format.h>
 
+#include "isa/op_registry.h"
 #include "loader/function_decoder.h"
 
 namespace gpusim::loader {

@@ -91,7 +91,12 @@ void Decoder::assign_registers(FunctionImage& fi) {
     for (size_t k = 0; k < m_fn.regs.size(); ++k) {
         const auto& r = m_fn.regs[k];
         if (r.is_pred) m_reg_row[k] = int(m_img->num_preds++);
-        else { m_reg_row[k] = int(m_b.next_row++); words += r.bits > 32 ? 2 : 1; }
+        else {
+            m_reg_row[k] = int(m_b.next_row++);
+            m_b.row_words.resize(m_b.next_row, 1);
+            m_b.row_words.back() = r.bits > 32 ? 2 : 1;
+            words += m_b.row_words.back();
+        }
     }
     if (!m_is_kernel) m_fp_row = Row(m_b.next_row++);
     fi.fp_row = m_fp_row;

@@ -28,6 +28,7 @@ struct ImageBuilder {
     std::map<int, uint64_t> shared_offset;   // module .shared variable -> offset
     std::map<std::pair<uint32_t, int>, uint64_t> fn_shared_offset;  // (module function, variable) -> offset
     uint32_t kernel_words = 0, function_words = 0;  // 32-bit registers: the kernel's, the largest function's
+    std::vector<uint8_t> row_words;          // each register row's width in 32-bit words
     std::vector<Flow> kernel_flow;           // the kernel body's control flow, instruction by instruction
 
     Row pool_row(uint64_t value, int width_class = 0);

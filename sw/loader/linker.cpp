@@ -10,6 +10,8 @@
 #include "loader/image_builder.h"
 #include "loader/ordering.h"
 #include "loader/register_init.h"
+#include "loader/load_hoisting.h"
+#include "loader/register_pressure.h"
 
 namespace gpusim::loader {
 
@@ -194,7 +196,7 @@ void size_stack(KernelImage& img) {
 }
 
 std::shared_ptr<KernelImage> build_image(const ptx::Module& mod, uint32_t root, const VariableAddresses& addresses,
-                                         std::vector<ptx::PtxError>* errors) {
+                                         std::vector<ptx::PtxError>* errors, const DecodeOptions& options = {}) {
     ImageBuilder b(mod, addresses, errors);
     KernelImage& img = *b.img;
     img.name = mod.functions[root].name;
@@ -216,16 +218,19 @@ std::shared_ptr<KernelImage> build_image(const ptx::Module& mod, uint32_t root, 
     img.regs_per_thread = b.kernel_words + b.function_words;
     size_stack(img);
     find_rows_to_zero(img, b.kernel_flow);
+    img.live_regs_per_thread = most_live_words(img, b.kernel_flow, b.row_words);   // in the PTX's order, as ptxas balances
     mark_ordered(img);
+    if (options.hoist_loads) hoist_loads(img, b.kernel_flow);
     return b.img;
 }
 
 } // namespace
 
 std::shared_ptr<KernelImage> decode_kernel(const ptx::Module& mod, const ptx::Function& fn,
-                                           const VariableAddresses& addresses, std::vector<ptx::PtxError>* errors) {
+                                           const VariableAddresses& addresses, std::vector<ptx::PtxError>* errors,
+                                           const DecodeOptions& options) {
     if (!fn.is_entry) throw ptx::PtxError(mod.file, fn.loc, fmt::format("'{}' is not a kernel entry", fn.name));
-    return build_image(mod, uint32_t(&fn - mod.functions.data()), addresses, errors);
+    return build_image(mod, uint32_t(&fn - mod.functions.data()), addresses, errors, options);
 }
 
 std::vector<ptx::PtxError> check_module(const ptx::Module& mod) {

@@ -16,11 +16,16 @@ namespace gpusim::loader {
 // entries for .shared variables are unused.
 using VariableAddresses = std::vector<uint64_t>;
 
+// How a config wants its kernels laid out (sm.* keys that the loader serves).
+struct DecodeOptions {
+    bool hoist_loads = false;   // sm.hoist_loads: loads as early as ptxas issues them (load_hoisting.h)
+};
+
 // Decodes one entry function. Throws ptx::PtxError naming the first unsupported or malformed
 // instruction; when `errors` is given, collects every problem there instead and returns what it can.
 std::shared_ptr<KernelImage> decode_kernel(const ptx::Module& mod, const ptx::Function& fn,
                                            const VariableAddresses& addresses,
-                                           std::vector<ptx::PtxError>* errors = nullptr);
+                                           std::vector<ptx::PtxError>* errors = nullptr, const DecodeOptions& options = {});
 
 // The module index of the definition of function `name` (the declaration with a body, else the
 // first declaration); its device address is memory_map::function_address of that index.

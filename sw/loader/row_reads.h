@@ -1,5 +1,5 @@
-// Which register rows an instruction reads, for the loader's analyses over a kernel's code
-// (register_init.cpp, ordering.cpp).
+// Which register rows an instruction reads and writes, for the loader's analyses over a kernel's code
+// (register_init.cpp, ordering.cpp, register_pressure.cpp, load_hoisting.cpp).
 #pragma once
 
 #include <vector>
@@ -35,6 +35,17 @@ void for_each_read(const KernelImage& img, const Inst& in, F&& read, std::vector
         source(o.handle);
         source(o.sampler);
     }
+}
+
+// Every row an instruction writes when it executes: d, a vector's destinations, an mma's D.
+template <class F>
+void for_each_def(const KernelImage& img, const Inst& in, F&& def) {
+    if (in.d >= 0) def(in.d);
+    if (in.dest_flags & kDestVec)
+        for (Row r : in.vec)
+            if (r >= 0) def(r);
+    if (in.dest_flags & kMatrixRows)
+        for (Row r : img.matrix_operands[in.target].d) def(r);
 }
 
 } // namespace gpusim::loader

@@ -328,7 +328,9 @@ const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& pat
         if (!fn.is_entry || !fn.has_body) continue;
         KernelInfo k;
         k.name = fn.name;
-        k.image = loader::decode_kernel(mod, fn, addr);
+        loader::DecodeOptions options;
+        options.hoist_loads = m_cfg.sm.hoist_loads;
+        k.image = loader::decode_kernel(mod, fn, addr, nullptr, options);
         k.handle = m_platform->gpu.programs().add(k.image);
         k.params = fn.params;
         handle->kernels[fn.name] = std::move(k);
@@ -364,6 +366,10 @@ uint32_t Runtime::blocks_per_sm(const KernelInfo& kernel, Dim3 block, uint32_t d
     probe.block = block;
     probe.dynamic_shared = dynamic_shared;
     return SmCore::occupancy_limit(m_cfg.sm, probe);
+}
+
+uint32_t Runtime::registers_per_thread(const KernelInfo& kernel) const {
+    return SmCore::registers_per_thread(m_cfg.sm, *kernel.image);
 }
 
 void Runtime::launch_async(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,

@@ -189,6 +189,8 @@ public:
     // Blocks of the kernel that one SM holds at once with this block size and dynamic shared
     // memory (the occupancy calculator's answer).
     uint32_t blocks_per_sm(const KernelInfo& kernel, Dim3 block, uint32_t dynamic_shared) const;
+    // The registers per thread occupancy counts for the kernel (sm.register_estimate).
+    uint32_t registers_per_thread(const KernelInfo& kernel) const;
     // Launches on the default stream and waits for completion.
     LaunchStats launch(const KernelInfo& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared,
                        const std::vector<KernelArg>& args);

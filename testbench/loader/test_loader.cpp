@@ -12,6 +12,7 @@
 #include "loader/loader.h"
 #include "ptx/parser.h"
 #include "sm/simt_stack.h"
+#include "sm/sm_core.h"
 
 using namespace gpusim;
 using namespace gpusim::ptx;
@@ -201,4 +202,89 @@ BOOST_AUTO_TEST_CASE(texture_instruction_forms_are_checked_at_load) {
                "t.ptx:11:43: error: a texture or surface handle is a 64-bit register; '%r1' is not");
     BOOST_TEST(error_of(kernel("  ld.global.u32 %r1, [%rd1, {%r2}];")) ==
                "t.ptx:11:29: error: only texture and surface instructions take operands after the address");
+}
+
+// ptxas gives registers to the values live at once; the PTX names one virtual register per value.
+// Here 10 .b32 and 3 .b64 registers are declared (16 words); at most %rd1, %rd2 (two words each)
+// and %r4 are live at once (at the second add.u64): 5 words.
+BOOST_AUTO_TEST_CASE(registers_are_estimated_from_the_values_live_at_once) {
+    auto k = decode(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<10>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  add.u32 %r2, %r1, 1;
+  add.u32 %r3, %r2, 2;
+  add.u32 %r4, %r3, 3;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd2, %rd1, %rd2;
+  st.global.u32 [%rd2], %r4;
+  ret;
+})");
+    BOOST_TEST(k->regs_per_thread == 16u);
+    BOOST_TEST(k->live_regs_per_thread == 5u);
+    SmConfig cfg;
+    cfg.register_granularity = 8;
+    BOOST_TEST(SmCore::registers_per_thread(cfg, *k) == 16u);   // declared: 16, a multiple of 8
+    cfg.register_estimate = "live";
+    BOOST_TEST(SmCore::registers_per_thread(cfg, *k) == 8u);    // 5 rounded up to 8
+    cfg.register_floor = 16;
+    BOOST_TEST(SmCore::registers_per_thread(cfg, *k) == 16u);
+}
+
+// A value read after a loop stays live through it: the loop's back edge carries it round.
+BOOST_AUTO_TEST_CASE(a_value_used_after_a_loop_is_live_through_it) {
+    auto k = decode(R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<6>; .reg .b64 %rd<2>; .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 0;
+  mov.u32 %r2, 7;
+LOOP:
+  add.u32 %r1, %r1, 1;
+  setp.lt.u32 %p1, %r1, 10;
+  @%p1 bra LOOP;
+  add.u32 %r3, %r1, %r2;
+  st.global.u32 [%rd1], %r3;
+  ret;
+})");
+    // Inside the loop %rd1 (2 words), %r1 and %r2 are live: 4 words; nothing needs more.
+    BOOST_TEST(k->live_regs_per_thread == 4u);
+}
+
+// sm.hoist_loads: a load moves up past the independent arithmetic before it, and stops at what it
+// depends on (the add that forms its address) and at other memory instructions.
+BOOST_AUTO_TEST_CASE(loads_are_hoisted_past_independent_arithmetic_only) {
+    const std::string src = std::string(kHeader) + R"(.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .f32 %f<6>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  add.f32 %f1, %f2, %f3;
+  mul.f32 %f4, %f1, %f1;
+  ld.global.f32 %f5, [%rd3];
+  add.f32 %f5, %f5, %f4;
+  st.global.f32 [%rd3], %f5;
+  ld.global.f32 %f2, [%rd1];
+  ret;
+})";
+    Module m = parse("t.ptx", src);
+    loader::DecodeOptions hoist;
+    hoist.hoist_loads = true;
+    auto plain = loader::decode_kernel(m, m.functions.front(), {});
+    auto moved = loader::decode_kernel(m, m.functions.front(), {}, nullptr, hoist);
+    auto order = [](const KernelImage& k) {
+        std::string s;
+        for (const Inst& in : k.code) s += k.text[in.text_index] + ";";
+        return s;
+    };
+    BOOST_TEST(order(*plain) == "ld.param.u64;mov.u32;mul.wide.u32;add.u64;add.f32;mul.f32;ld.global.f32;add.f32;"
+                                "st.global.f32;ld.global.f32;ret;ret (end of function body);");
+    // The first global load passes the f32 arithmetic (independent) and stops at the add.u64 that
+    // forms its address; the second stays after the store.
+    BOOST_TEST(order(*moved) == "ld.param.u64;mov.u32;mul.wide.u32;add.u64;ld.global.f32;add.f32;mul.f32;add.f32;"
+                                "st.global.f32;ld.global.f32;ret;ret (end of function body);");
+    BOOST_TEST(moved->live_regs_per_thread == plain->live_regs_per_thread);   // estimated in the PTX's order
 }
