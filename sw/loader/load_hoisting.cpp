@@ -9,14 +9,10 @@ namespace gpusim::loader {
 namespace {
 
 // A weak load that may move: `ld.` of a space whose value no other instruction of the block
-// writes, without an ordering qualifier, not ordered with other SMs.
+// writes, not strong (.volatile, .relaxed, .acquire set kOrderStrong), not ordered with other SMs.
 bool movable_load(const KernelImage& img, const Inst& in) {
     if (in.op_class != OpClass::Memory || (in.dest_flags & (kMemStore | kMemAtomic | kOrdered | kMatrixRows))) return false;
-    if (in.aux & (kOrderStrong | kOrderAcquire)) return false;
-    const std::string& text = img.text[in.text_index];
-    if (text.compare(0, 3, "ld.") != 0) return false;
-    for (const char* strong : {".volatile", ".relaxed", ".acquire", ".mmio"})
-        if (text.find(strong) != std::string::npos) return false;
+    if ((in.aux & kOrderStrong) || img.text[in.text_index].compare(0, 3, "ld.") != 0) return false;
     switch (in.space) {
     case MemSpace::Global:
     case MemSpace::Shared:
