@@ -151,6 +151,7 @@ void derive_values(GpuConfig& c) {
     dram.bytes_per_cycle = dram.bandwidth_gb_s * 1000.0 / c.core_clock_mhz / std::max(dram.channels, 1u);
     c.l2.window_cycles = dram.window_cycles;
     const CacheConfig& l2 = c.l2.cache;
+    ldst.atomic_per_sector = c.l2.atomic_slices > 0;
     ldst.min_request_latency = l2.bytes && l2.line_bytes && l2.ways ? l2.latency : dram.latency;
 }
 

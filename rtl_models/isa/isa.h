@@ -82,6 +82,9 @@ constexpr uint8_t kOrderRelease = 2;
 constexpr uint8_t kAtomCommutes = 4;
 // An acquire (ld, atom) at gpu or system scope: the relaxed memory model's view catches up after it.
 constexpr uint8_t kOrderAcquire = 8;
+// An integer atom or red add whose address and operand are the same in every lane, which ptxas
+// turns into one lane's operation (sw/loader/atomic_aggregation.h): timed as that one lane's.
+constexpr uint8_t kAtomAggregated = 16;
 
 // The address of a memory instruction's lane whose address register holds `base`.
 inline uint64_t effective_address(uint64_t base, const Inst& in) {

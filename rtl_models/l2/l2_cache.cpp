@@ -6,7 +6,7 @@
 namespace gpusim {
 
 L2Cache::L2Cache(const sc_core::sc_module_name& name, const L2Config& cfg)
-    : UnitModule(name), in("in"), out("out"), sysmem("sysmem"), m_clock(cfg.cycle_ns), m_tags(cfg.cache), m_atomic_unit(cfg) {
+    : UnitModule(name), in("in"), out("out"), sysmem("sysmem"), m_clock(cfg.cycle_ns), m_tags(cfg.cache), m_atomic_unit(cfg), m_atomic_latency(cfg.atomic_latency) {
     in.bind(*this);
 }
 
@@ -46,8 +46,8 @@ void L2Cache::serve(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     const MemoryRequest::Kind kind = request.kind;
     ++(kind == MemoryRequest::Kind::Read ? m_reads : kind == MemoryRequest::Kind::Write ? m_writes : m_atomics);
     if (kind == MemoryRequest::Kind::Atomic)
-        delay += m_clock.span(m_atomic_unit.serve(p.get_address(), request.ops, m_clock.cycle_at(delay),
-                                                  m_clock.cycle_at(sc_core::SC_ZERO_TIME)));
+        delay += m_clock.span(m_atomic_latency + m_atomic_unit.serve(p.get_address(), request.ops, m_clock.cycle_at(delay),
+                                                                     m_clock.cycle_at(sc_core::SC_ZERO_TIME)));
     if (!m_tags.present()) {
         out->b_transport(p, delay);
         return;

@@ -51,6 +51,7 @@ private:
     ChipClock m_clock;
     TagCache m_tags;
     AtomicUnit m_atomic_unit;
+    uint32_t m_atomic_latency;            // l2.atomic_latency
     MemoryRequestPayload m_dram;          // the request toward device memory
     uint64_t m_reads = 0, m_writes = 0, m_atomics = 0, m_system = 0;
 

@@ -13,6 +13,11 @@ class ConfigSection;
 struct L2Config {
     CacheConfig cache;                 // per chip (bytes 0: none; requests pass on to device memory)
     uint32_t atomic_cycles = 0;        // per atomic operation on one address (0: not serialized)
+    // Atomic units per slice instead of per address (0: per address): a slice serves one request
+    // (a warp's lanes on one sector) at a time, for atomic_cycles per lane on its busiest word.
+    uint32_t atomic_slices = 0;
+    uint32_t atomic_slice_bytes = 256; // consecutive bytes on one slice
+    uint32_t atomic_latency = 0;       // cycles an atomic adds to a read's trip (the read-modify-write at the slice)
     uint32_t window_cycles = 64;       // sim.dram_window_cycles: the atomic unit's accounting window
     double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
 };

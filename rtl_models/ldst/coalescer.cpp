@@ -60,7 +60,20 @@ CoalescingRule coalescing_rule(const std::string& name) {
     if (name == "cc12") return CoalescingRule::Cc12;
     if (name == "cc20") return CoalescingRule::Cc20;
     if (name == "cc35") return CoalescingRule::Cc35;
-    throw std::runtime_error(fmt::format("unknown coalescing rule '{}' (expected cc10, cc12, cc20 or cc35)", name));
+    if (name == "cc90") return CoalescingRule::Cc90;
+    throw std::runtime_error(fmt::format("unknown coalescing rule '{}' (expected cc10, cc12, cc20, cc35 or cc90)", name));
+}
+
+uint32_t lines_touched(const std::vector<Transaction>& txns, uint32_t line) {
+    uint64_t seen[kWarpSize * 4];   // a warp's 16-byte accesses across line boundaries touch at most 2 lines a lane
+    uint32_t n = 0;
+    for (const Transaction& t : txns) {
+        const uint64_t l = t.address / line;
+        bool known = false;
+        for (uint32_t k = n; k-- > 0 && !known;) known = seen[k] == l;
+        if (!known && n < sizeof seen / sizeof seen[0]) seen[n++] = l;
+    }
+    return n;
 }
 
 uint32_t coalesce(CoalescingRule rule, const uint64_t* addr, LaneMask mask, uint32_t width, bool cached,
@@ -88,7 +101,8 @@ uint32_t coalesce(CoalescingRule rule, const uint64_t* addr, LaneMask mask, uint
             break;
         }
         case CoalescingRule::Cc20: per_segment(addr, g, width, cached ? 128 : 32, out); break;
-        case CoalescingRule::Cc35: per_segment(addr, g, width, 32, out); break;
+        case CoalescingRule::Cc35:
+        case CoalescingRule::Cc90: per_segment(addr, g, width, 32, out); break;
         }
     }
     return groups;

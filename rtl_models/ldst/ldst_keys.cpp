@@ -7,8 +7,10 @@ namespace gpusim {
 void declare_keys(ConfigSection<LdstConfig>& s) {
     using C = LdstConfig;
     s.key("memory.coalescing", &C::coalescing, "rule", "How a warp's global and local accesses combine into transactions: the rule of "
-          "the generation, cc10, cc12 (compute capability 1.0 and 1.2-1.3, by half-warp), cc20 or cc35 (by warp; "
-          "rtl_models/ldst/coalescer.h, [timing.md](timing.md))").one_of({"cc10", "cc12", "cc20", "cc35"});
+          "the generation, cc10, cc12 (compute capability 1.0 and 1.2-1.3, by half-warp), cc20, cc35 or cc90 (by warp; "
+          "cc90 moves 32-byte sectors as cc35 does, and passes the LD/ST pipe once per 128-byte line the access touches "
+          "instead of once per sector; rtl_models/ldst/coalescer.h, [timing.md](timing.md))")
+        .one_of({"cc10", "cc12", "cc20", "cc35", "cc90"});
     s.key("memory.transaction_cycles", &C::transaction_cycles, "cycles", "LD/ST pipe cycles each transaction of a warp access "
           "beyond the first adds.");
     ConfigSection<CacheConfig> l1 = s.part(&C::l1, "l1");

@@ -36,6 +36,7 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
         }
     }
     c.transactions = uint32_t(m_txns.size());
+    c.passes = m_rule == CoalescingRule::Cc90 ? lines_touched(m_txns, m_cfg.l1.line_bytes) : c.transactions;
     const uint32_t extra = (c.transactions - 1) * m_cfg.transaction_cycles;
     c.latency = worst + extra;
     c.group = close_group(c.latency, extra, c.lower);
@@ -73,6 +74,16 @@ uint32_t LdstUnit::atomics(const uint64_t* addr, LaneMask mask, uint32_t width) 
     AddressUse use[kWarpSize];
     const uint32_t n = distinct_addresses(addr, mask, use);
     uint32_t worst = 0;
+    if (m_cfg.atomic_per_sector) {
+        for (const Transaction& t : m_txns) {
+            if (m_l1.present()) m_l1.invalidate(t.address);
+            uint32_t passes = 0;   // the lanes on the busiest word of the transaction
+            for (uint32_t k = 0; k < n; ++k)
+                if (use[k].addr >= t.address && use[k].addr < t.address + t.bytes) passes = std::max(passes, use[k].lanes);
+            worst = std::max(worst, request(t.address, t.bytes, Kind::Atomic, m_now, std::max(passes, 1u)));
+        }
+        return worst;
+    }
     for (uint32_t k = 0; k < n; ++k) {
         if (m_l1.present()) m_l1.invalidate(use[k].addr);
         // The request moves the coalesced segment that holds its address (a burst of device

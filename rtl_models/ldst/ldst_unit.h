@@ -36,6 +36,9 @@ struct LdstConfig {
     // The least latency of a request beyond the SM: the L2's hit latency, or device memory's
     // where the chip has no L2 (derived at load).
     uint32_t min_request_latency = 0;
+    // A warp's atomic reaches the L2 as one request per transaction (sector) carrying the most
+    // lanes on one of its words, instead of one per address (derived at load: l2.atomic_slices).
+    bool atomic_per_sector = false;
     double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
 };
 
@@ -52,7 +55,8 @@ public:
     using Kind = MemoryRequest::Kind;
     struct Cost {
         uint32_t latency = 0;        // cycles until the loaded value can be used
-        uint32_t transactions = 0;   // LD/ST pipe passes
+        uint32_t transactions = 0;   // memory transactions
+        uint32_t passes = 0;         // LD/ST pipe passes (the transactions, or the lines under cc90)
         uint32_t groups = 1;         // coalescing groups (a fully coalesced access has one transaction each)
         uint32_t mshr_wait = 0;      // cycles its misses waited for a free MSHR (the longest; deferred: > 0 when any did)
         int32_t group = -1;          // deferred: the group whose latency resolve() prices (-1: known now)

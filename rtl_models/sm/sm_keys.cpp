@@ -26,6 +26,10 @@ void declare_keys(ConfigSection<SmConfig>& s) {
           "then overlaps that arithmetic instead of stalling the in-order issue just before its use. Every thread computes "
           "and reads what it did; only the order of independent instructions changes, so the key moves cycles, not results. "
           "`false` runs the PTX in the order written.").or_default(false);
+    s.key("aggregate_atomics", &C::aggregate_atomics, "", "Time an integer atom or red add whose address and operand are the "
+          "same in every lane (warp-uniform by the loader's analysis, sw/loader/atomic_aggregation.h) as one lane's "
+          "operation, as ptxas aggregates it: one lane adds the warp's sum. Results are unchanged; the key moves cycles. "
+          "`false` times every lane's operation.").or_default(false);
     s.key("shared_bytes", &C::shared_bytes, "bytes", "Shared memory per SM (occupancy).");
     s.key("warp_schedulers", &C::warp_schedulers, "schedulers", "Warp schedulers per SM. Timing mode: warp slot k belongs to "
           "scheduler k mod n (Fermi's odd/even split), each with its own copy of the `per_scheduler` pipes. Functional mode: "

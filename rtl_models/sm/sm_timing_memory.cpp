@@ -26,6 +26,9 @@ uint64_t local_address(uint64_t offset, uint32_t warp_slot, uint32_t local_bytes
 
 // Reads the addresses before the instruction executes (its address register may be overwritten).
 void SmCore::gather_access(Warp& w, const Inst& in, LaneMask m, MemoryAccess& a) {
+    // An aggregated atomic (kAtomAggregated) reaches memory as one lane's operation: the first
+    // active lane's, carrying the warp's sum.
+    if ((in.dest_flags & kMemAtomic) && (in.aux & kAtomAggregated)) m &= ~m + 1;
     a.mask = m;
     a.space = in.space;
     a.count = 0;
@@ -69,7 +72,7 @@ SmCore::MemoryCost SmCore::memory_cost(const MemoryAccess& a) {
     // A global or local access: transactions through the L1 and beyond.
     auto through_l1 = [&](bool local) {
         const LdstUnit::Cost c = u.ldst.access(a.addr, a.mask, a.width, a.kind, local);
-        cost.passes = std::max(c.transactions, 1u);
+        cost.passes = std::max(c.passes, 1u);
         cost.ideal = c.groups;
         cost.latency = c.latency;
         cost.group = c.group;

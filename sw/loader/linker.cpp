@@ -10,6 +10,7 @@
 #include "loader/image_builder.h"
 #include "loader/ordering.h"
 #include "loader/register_init.h"
+#include "loader/atomic_aggregation.h"
 #include "loader/load_hoisting.h"
 #include "loader/register_pressure.h"
 
@@ -220,7 +221,8 @@ std::shared_ptr<KernelImage> build_image(const ptx::Module& mod, uint32_t root, 
     find_rows_to_zero(img, b.kernel_flow);
     img.live_regs_per_thread = most_live_words(img, b.kernel_flow, b.row_words);   // in the PTX's order, as ptxas balances
     mark_ordered(img);
-    if (options.hoist_loads) hoist_loads(img, b.kernel_flow);
+    if (options.aggregate_atomics) mark_aggregated_atomics(img);
+    if (options.hoist_loads) hoist_loads(img, b.kernel_flow, options.latencies);
     return b.img;
 }
 

@@ -1,6 +1,10 @@
 #include "loader/load_hoisting.h"
 
+#include <algorithm>
+#include <queue>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "loader/row_reads.h"
 
@@ -8,7 +12,7 @@ namespace gpusim::loader {
 
 namespace {
 
-// A weak load that may move: `ld.` of a space whose value no other instruction of the block
+// A weak load that may move: `ld.` of a space whose value no other instruction of the run
 // writes, not strong (.volatile, .relaxed, .acquire set kOrderStrong), not ordered with other SMs.
 bool movable_load(const KernelImage& img, const Inst& in) {
     if (in.op_class != OpClass::Memory || (in.dest_flags & (kMemStore | kMemAtomic | kOrdered | kMatrixRows))) return false;
@@ -24,52 +28,104 @@ bool movable_load(const KernelImage& img, const Inst& in) {
     }
 }
 
-// Register arithmetic a load may pass: no memory, control, barrier, fence, special-register or
-// cross-lane effect.
-bool passable(const Inst& in) {
-    switch (in.op_class) {
-    case OpClass::Memory:
-    case OpClass::Branch:
-    case OpClass::Barrier:
-    case OpClass::Fence:
-    case OpClass::Misc:
-    case OpClass::Warp:
-    case OpClass::Tensor: return false;
-    default: return !(in.dest_flags & (kMatrixRows | kOrdered));
+bool schedulable(const KernelImage& img, const Inst& in) { return register_arithmetic(in) || movable_load(img, in); }
+
+uint32_t latency_of(const Inst& in, const ScheduleLatencies& lat) {
+    if (in.op_class != OpClass::Memory) return lat.arithmetic;
+    switch (in.space) {
+    case MemSpace::Shared: return lat.shared;
+    case MemSpace::Const:
+    case MemSpace::Param: return lat.constant;
+    default: return lat.global;
     }
 }
 
-bool writes_pred(const Inst& in, int p) { return p >= 0 && (in.pd == p || ((in.dest_flags & kDestPb) && in.pb == p)); }
+// Per key (register row, then predicate): the run's last instruction that wrote it, and those
+// that read it since. Kept across runs; a run resets the keys it touched.
+struct KeyUses {
+    std::vector<int64_t> writer;
+    std::vector<std::vector<uint32_t>> readers;
+    std::vector<int64_t> touched;
+};
 
-// Whether load `l` may move above `x`: x does not write what l reads (its address, its guard),
-// and does not read or write what l writes.
-bool independent(const KernelImage& img, const Inst& l, const Inst& x) {
-    std::vector<Row> cross;
-    bool clash = writes_pred(x, l.guard);
-    for_each_def(img, x, [&](Row w) { for_each_read(img, l, [&](Row r) { clash |= r == w; }, cross); });
-    for_each_def(img, l, [&](Row w) {
-        for_each_def(img, x, [&](Row r) { clash |= r == w; });
-        for_each_read(img, x, [&](Row r) { clash |= r == w; }, cross);
-    });
-    return !clash && cross.empty();
+// Reorders code[first, end) (schedulable instructions of one basic block) by list scheduling.
+void schedule_run(KernelImage& img, std::vector<Flow>& flow, uint32_t first, uint32_t end, const ScheduleLatencies& lat,
+                  KeyUses& uses) {
+    const uint32_t n = end > first ? end - first : 0;
+    if (n < 2) return;
+    struct Edge { uint32_t to, latency; };
+    std::vector<std::vector<Edge>> succ(n);
+    std::vector<uint32_t> waiting(n, 0), latency(n);
+    std::vector<int64_t>& writer = uses.writer;
+    std::vector<std::vector<uint32_t>>& readers = uses.readers;
+    auto edge = [&](uint32_t from, uint32_t to, uint32_t cycles) {
+        succ[from].push_back({to, cycles});
+        ++waiting[to];
+    };
+    for (uint32_t j = 0; j < n; ++j) {
+        const Inst& in = img.code[first + j];
+        latency[j] = latency_of(in, lat);
+        for_each_key_read(img, in, [&](int64_t k) {
+            if (writer[k] >= 0) edge(uint32_t(writer[k]), j, latency[writer[k]]);
+            readers[k].push_back(j);
+            uses.touched.push_back(k);
+        });
+        for_each_key_def(img, in, [&](int64_t k) {
+            if (writer[k] >= 0 && uint32_t(writer[k]) != j) edge(uint32_t(writer[k]), j, 0);
+            for (uint32_t r : readers[k])
+                if (r != j) edge(r, j, 0);
+            readers[k].clear();
+            writer[k] = j;
+            uses.touched.push_back(k);
+        });
+    }
+    for (int64_t k : uses.touched) {
+        writer[k] = -1;
+        readers[k].clear();
+    }
+    uses.touched.clear();
+    // The longest latency path from each instruction to the run's end.
+    std::vector<uint64_t> height(n);
+    for (uint32_t j = n; j-- > 0;) {
+        height[j] = latency[j];
+        for (const Edge& e : succ[j]) height[j] = std::max(height[j], e.latency + height[e.to]);
+    }
+    // Highest first; ties in the PTX's order.
+    auto later = [&](uint32_t a, uint32_t b) { return height[a] != height[b] ? height[a] < height[b] : a > b; };
+    std::priority_queue<uint32_t, std::vector<uint32_t>, decltype(later)> ready(later);
+    for (uint32_t j = 0; j < n; ++j)
+        if (!waiting[j]) ready.push(j);
+    std::vector<Inst> code;
+    std::vector<Flow> flows;
+    code.reserve(n);
+    flows.reserve(n);
+    while (!ready.empty()) {
+        const uint32_t j = ready.top();
+        ready.pop();
+        code.push_back(img.code[first + j]);
+        flows.push_back(flow[first + j]);
+        for (const Edge& e : succ[j])
+            if (--waiting[e.to] == 0) ready.push(e.to);
+    }
+    if (code.size() != n) throw std::logic_error("load scheduling: a cycle in a basic block's dependences");
+    std::copy(code.begin(), code.end(), img.code.begin() + first);
+    std::copy(flows.begin(), flows.end(), flow.begin() + first);
 }
 
 } // namespace
 
-void hoist_loads(KernelImage& img, std::vector<Flow>& flow) {
+void hoist_loads(KernelImage& img, std::vector<Flow>& flow, const ScheduleLatencies& lat) {
     if (img.functions.size() != 1 || !img.calls.empty() || flow.size() > img.code.size()) return;
     const ControlFlowGraph cfg(flow);
+    KeyUses uses;
+    uses.writer.assign(size_t(img.num_regs) + img.num_preds, -1);
+    uses.readers.resize(uses.writer.size());
     for (const BasicBlock& b : cfg.blocks()) {
-        for (uint32_t i = b.first + 1; i <= b.last; ++i) {
-            if (!movable_load(img, img.code[i])) continue;
-            uint32_t at = i;
-            while (at > b.first && passable(img.code[at - 1]) && independent(img, img.code[i], img.code[at - 1])) --at;
-            if (at == i) continue;
-            // Rotate [at, i] right by one: the load first, the instructions it passed after it.
-            for (uint32_t k = i; k > at; --k) {
-                std::swap(img.code[k], img.code[k - 1]);
-                std::swap(flow[k], flow[k - 1]);
-            }
+        uint32_t run = b.first;
+        for (uint32_t i = b.first; i <= b.last + 1; ++i) {
+            if (i <= b.last && schedulable(img, img.code[i])) continue;
+            schedule_run(img, flow, run, i, lat, uses);
+            run = i + 1;
         }
     }
 }

@@ -9,6 +9,7 @@
 
 #include "ptx/ast.h"
 #include "isa/isa.h"
+#include "loader/load_hoisting.h"
 
 namespace gpusim::loader {
 
@@ -19,6 +20,8 @@ using VariableAddresses = std::vector<uint64_t>;
 // How a config wants its kernels laid out (sm.* keys that the loader serves).
 struct DecodeOptions {
     bool hoist_loads = false;   // sm.hoist_loads: loads as early as ptxas issues them (load_hoisting.h)
+    ScheduleLatencies latencies;   // what that scheduling ranks instructions by
+    bool aggregate_atomics = false;   // sm.aggregate_atomics: warp-uniform atomic adds as one lane's (atomic_aggregation.h)
 };
 
 // Decodes one entry function. Throws ptx::PtxError naming the first unsupported or malformed

@@ -48,4 +48,41 @@ void for_each_def(const KernelImage& img, const Inst& in, F&& def) {
         for (Row r : img.matrix_operands[in.target].d) def(r);
 }
 
+// Register arithmetic: no memory, control, barrier, fence, time-register or cross-lane effect
+// (an instruction the loader may move, or reason about from its operands alone).
+inline bool register_arithmetic(const Inst& in) {
+    switch (in.op_class) {
+    case OpClass::Memory:
+    case OpClass::Branch:
+    case OpClass::Barrier:
+    case OpClass::Fence:
+    case OpClass::Misc:
+    case OpClass::Warp:
+    case OpClass::Tensor: return false;
+    default: return !(in.dest_flags & (kMatrixRows | kOrdered));
+    }
+}
+
+// The operands of an instruction without cross-lane reads as keys: register rows (immediates left
+// out), then predicates after the rows (key num_regs + p). `set` writes scratch predicates of its
+// own in pd and pb; pb counts as read, which no other instruction touches.
+template <class F>
+void for_each_key_read(const KernelImage& img, const Inst& in, F&& f) {
+    std::vector<Row> cross;
+    for_each_read(img, in, [&](Row r) { if (r >= 0) f(int64_t(r)); }, cross);
+    for (Row r : cross) f(int64_t(r));
+    const int64_t preds = int64_t(img.num_regs);
+    for (int16_t p : {in.guard, in.pa, in.pc})
+        if (p >= 0) f(preds + p);
+    if (in.pb >= 0 && !(in.dest_flags & kDestPb)) f(preds + in.pb);
+}
+
+template <class F>
+void for_each_key_def(const KernelImage& img, const Inst& in, F&& f) {
+    for_each_def(img, in, [&](Row r) { if (r >= 0) f(int64_t(r)); });
+    const int64_t preds = int64_t(img.num_regs);
+    if (in.pd >= 0) f(preds + in.pd);
+    if (in.pb >= 0 && (in.dest_flags & kDestPb)) f(preds + in.pb);
+}
+
 } // namespace gpusim::loader

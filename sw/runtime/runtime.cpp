@@ -39,6 +39,18 @@ uint64_t symbol_address(const ptx::Module& mod, const loader::VariableAddresses&
     throw ptx::PtxError(path, ai.loc, fmt::format("initializer names '{}', which is not a .global or .const variable "
                                                   "or a function", ai.symbol));
 }
+
+// What the load scheduling of sm.hoist_loads ranks instructions by: the config's latencies, as
+// ptxas's machine model knows the chip's (a global load counts as an L1 hit, all it can know).
+loader::ScheduleLatencies schedule_latencies(const TimingConfig& t) {
+    loader::ScheduleLatencies lat;
+    const uint32_t issue = t.ops[int(OpClass::Memory)].latency;
+    lat.arithmetic = t.ops[int(OpClass::Fp32)].latency;
+    lat.shared = issue + t.smem.latency;
+    lat.global = issue + (t.ldst.l1.bytes ? t.ldst.l1.latency : t.ldst.min_request_latency);
+    lat.constant = issue + t.ccache.cache.latency;
+    return lat;
+}
 } // namespace
 
 Runtime::Runtime(const GpuConfig& cfg, const VcdOptions& vcd)
@@ -330,6 +342,8 @@ const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& pat
         k.name = fn.name;
         loader::DecodeOptions options;
         options.hoist_loads = m_cfg.sm.hoist_loads;
+        options.latencies = schedule_latencies(m_cfg.sm.timing);
+        options.aggregate_atomics = m_cfg.sm.aggregate_atomics;
         k.image = loader::decode_kernel(mod, fn, addr, nullptr, options);
         k.handle = m_platform->gpu.programs().add(k.image);
         k.params = fn.params;

@@ -178,3 +178,20 @@ BOOST_AUTO_TEST_CASE(the_window_holds_whole_operations) {
     BOOST_TEST(unit.wait_cycles() == 0u);
     BOOST_TEST(unit.serve(0xC000, 8, 0, 0) == 288u + 7u * 9u);   // after them, in window 4
 }
+
+// l2.atomic_slices: requests are serialized per slice (addresses taking turns every
+// atomic_slice_bytes), each for atomic_cycles per lane on its busiest word.
+BOOST_AUTO_TEST_CASE(atomic_units_per_slice_serialize_a_slice_and_overlap_slices) {
+    L2Config c;
+    c.atomic_cycles = 1;
+    c.window_cycles = 64;
+    c.atomic_slices = 4;
+    c.atomic_slice_bytes = 512;
+    AtomicUnit unit(c);
+    BOOST_TEST(unit.serve(0x0000, 4, 0, 0) == 3u);      // slice 0: 4 passes
+    BOOST_TEST(unit.serve(0x0100, 1, 0, 0) == 4u);      // another word, same slice: after them
+    BOOST_TEST(unit.serve(0x0200, 1, 0, 0) == 0u);      // slice 1: free
+    BOOST_TEST(unit.serve(0x0800, 1, 0, 0) == 5u);      // 2048 / 512 = 4: slice 0 again
+    BOOST_TEST(unit.serve(0x0A00, 2, 0, 0) == 2u);      // slice 1, behind its one pass
+    BOOST_TEST(unit.operations() == 9u);
+}

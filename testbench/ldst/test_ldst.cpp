@@ -97,6 +97,27 @@ BOOST_AUTO_TEST_CASE(coalescing_per_generation) {
     BOOST_TEST(t.size() == 32u);
 }
 
+// cc90 moves the sectors cc35 does; the L1 passes are the 128-byte lines they lie in.
+BOOST_AUTO_TEST_CASE(cc90_moves_sectors_and_passes_once_per_line) {
+    std::vector<Transaction> t;
+    auto stride8 = strided(32, 0x1000);                        // a word every 32 bytes: 32 sectors, 8 lines
+    coalesce(CoalescingRule::Cc90, stride8.data(), ~0u, 4, true, t);
+    BOOST_TEST(t.size() == 32u);
+    BOOST_TEST(t[0].bytes == 32u);
+    BOOST_TEST(lines_touched(t, 128) == 8u);
+    t.clear();
+    auto unit = strided(4, 0x1040);                            // 128 bytes across two lines
+    coalesce(CoalescingRule::Cc90, unit.data(), ~0u, 4, true, t);
+    BOOST_TEST(t.size() == 4u);
+    BOOST_TEST(lines_touched(t, 128) == 2u);
+    t.clear();
+    auto lines = strided(128, 0x2000);                         // a line per lane
+    coalesce(CoalescingRule::Cc90, lines.data(), ~0u, 4, true, t);
+    BOOST_TEST(lines_touched(t, 128) == 32u);
+    BOOST_CHECK_THROW(coalescing_rule("cc91"), std::runtime_error);
+    BOOST_TEST(int(coalescing_rule("cc90")) == int(CoalescingRule::Cc90));
+}
+
 BOOST_AUTO_TEST_CASE(the_ldst_unit_sends_its_coalesced_transactions_through_its_socket) {
     LdstConfig c = fermi_like();
     LdstBench bench("ldst_socket", c);

@@ -252,8 +252,26 @@ LOOP:
     BOOST_TEST(k->live_regs_per_thread == 4u);
 }
 
-// sm.hoist_loads: a load moves up past the independent arithmetic before it, and stops at what it
-// depends on (the add that forms its address) and at other memory instructions.
+namespace {
+
+// The instructions of a kernel in order, by their opcodes.
+std::string opcode_order(const KernelImage& k) {
+    std::string s;
+    for (const Inst& in : k.code) s += k.text[in.text_index] + ";";
+    return s;
+}
+
+std::shared_ptr<KernelImage> decode_with(const Module& m, bool hoist, bool aggregate) {
+    loader::DecodeOptions options;
+    options.hoist_loads = hoist;
+    options.aggregate_atomics = aggregate;
+    return loader::decode_kernel(m, m.functions.front(), {}, nullptr, options);
+}
+
+} // namespace
+
+// sm.hoist_loads: within a run of arithmetic and loads, the loads and the arithmetic that forms
+// their addresses go first; a store ends the run, and what follows it stays after it.
 BOOST_AUTO_TEST_CASE(loads_are_hoisted_past_independent_arithmetic_only) {
     const std::string src = std::string(kHeader) + R"(.visible .entry k(.param .u64 out)
 {
@@ -271,20 +289,87 @@ BOOST_AUTO_TEST_CASE(loads_are_hoisted_past_independent_arithmetic_only) {
   ret;
 })";
     Module m = parse("t.ptx", src);
-    loader::DecodeOptions hoist;
-    hoist.hoist_loads = true;
-    auto plain = loader::decode_kernel(m, m.functions.front(), {});
-    auto moved = loader::decode_kernel(m, m.functions.front(), {}, nullptr, hoist);
-    auto order = [](const KernelImage& k) {
-        std::string s;
-        for (const Inst& in : k.code) s += k.text[in.text_index] + ";";
-        return s;
-    };
-    BOOST_TEST(order(*plain) == "ld.param.u64;mov.u32;mul.wide.u32;add.u64;add.f32;mul.f32;ld.global.f32;add.f32;"
-                                "st.global.f32;ld.global.f32;ret;ret (end of function body);");
-    // The first global load passes the f32 arithmetic (independent) and stops at the add.u64 that
-    // forms its address; the second stays after the store.
-    BOOST_TEST(order(*moved) == "ld.param.u64;mov.u32;mul.wide.u32;add.u64;ld.global.f32;add.f32;mul.f32;add.f32;"
-                                "st.global.f32;ld.global.f32;ret;ret (end of function body);");
+    auto plain = decode_with(m, false, false);
+    auto moved = decode_with(m, true, false);
+    BOOST_TEST(opcode_order(*plain) == "ld.param.u64;mov.u32;mul.wide.u32;add.u64;add.f32;mul.f32;ld.global.f32;add.f32;"
+                                       "st.global.f32;ld.global.f32;ret;ret (end of function body);");
+    // The global load and the chain that forms its address (the longest path to the run's end)
+    // pass the f32 arithmetic; the second load stays after the store.
+    BOOST_TEST(opcode_order(*moved) == "mov.u32;ld.param.u64;mul.wide.u32;add.u64;ld.global.f32;add.f32;mul.f32;add.f32;"
+                                       "st.global.f32;ld.global.f32;ret;ret (end of function body);");
     BOOST_TEST(moved->live_regs_per_thread == plain->live_regs_per_thread);   // estimated in the PTX's order
+}
+
+// An unrolled loop body as nvcc writes it (load, use, next address, load, use): the second load's
+// address add passes the first FMA, so both loads are in flight before either FMA, as ptxas
+// schedules them; the FMAs keep their order (the second reads the first's result).
+BOOST_AUTO_TEST_CASE(an_unrolled_body_issues_every_load_before_the_arithmetic) {
+    const std::string src = std::string(kHeader) + R"(.visible .entry k(.param .u64 in)
+{
+  .reg .b64 %rd<4>; .reg .f32 %f<10>;
+  ld.param.u64 %rd1, [in];
+  mov.f32 %f9, 0f00000000;
+  ld.global.f32 %f1, [%rd1];
+  fma.rn.f32 %f2, %f1, %f1, %f9;
+  add.s64 %rd2, %rd1, 512;
+  ld.global.f32 %f3, [%rd2];
+  fma.rn.f32 %f4, %f3, %f3, %f2;
+  st.global.f32 [%rd1], %f4;
+  ret;
+})";
+    Module m = parse("t.ptx", src);
+    auto moved = decode_with(m, true, false);
+    BOOST_TEST(opcode_order(*moved) == "ld.param.u64;ld.global.f32;add.s64;ld.global.f32;mov.f32;fma.rn.f32;fma.rn.f32;"
+                                       "st.global.f32;ret;ret (end of function body);");
+    // The first FMA still reads the first load's value, and the second the first FMA's.
+    const auto& code = moved->code;
+    BOOST_TEST(code[5].a == code[1].d);
+    BOOST_TEST(code[6].c == code[5].d);
+}
+
+// sm.aggregate_atomics: an integer add to a warp-uniform address is timed as one lane's when its
+// operand is warp-uniform too, or when its result is not read (one lane adds the warp's sum); not
+// one to a per-lane address, another operation, nor one whose varying operand's results are read
+// (a per-lane value, or a register defined twice).
+BOOST_AUTO_TEST_CASE(warp_uniform_atomic_adds_are_marked_aggregated) {
+    const std::string src = std::string(kHeader) + R"(.visible .entry k(.param .u64 out, .param .u32 step)
+{
+  .reg .pred %p<2>; .reg .b32 %r<16>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [step];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r2, %ctaid.x;
+  mul.wide.u32 %rd3, %r2, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  mov.u32 %r3, %tid.x;
+  mul.wide.u32 %rd5, %r3, 4;
+  add.s64 %rd6, %rd2, %rd5;
+  red.global.add.u32 [%rd4], %r1;
+  atom.global.add.u32 %r4, [%rd2], 1;
+  red.global.add.u32 [%rd6], 1;
+  atom.global.add.u32 %r5, [%rd2], %r3;
+  atom.global.exch.b32 %r6, [%rd2], %r1;
+  setp.eq.u32 %p1, %r3, 0;
+  selp.u32 %r7, 1, 2, %p1;
+  atom.global.add.u32 %r9, [%rd2], %r7;
+  red.global.add.u32 [%rd2], %r3;
+  mov.u32 %r8, 1;
+  @%p1 mov.u32 %r8, 2;
+  atom.global.add.u32 %r10, [%rd2], %r8;
+  add.u32 %r11, %r5, %r9;
+  add.u32 %r12, %r11, %r10;
+  add.u32 %r13, %r12, %r4;
+  st.global.u32 [%rd6], %r13;
+  ret;
+})";
+    Module m = parse("t.ptx", src);
+    auto marked = decode_with(m, false, true);
+    auto unmarked = decode_with(m, false, false);
+    std::string flags;
+    for (const Inst& in : marked->code)
+        if (in.dest_flags & kMemAtomic) flags += (in.aux & kAtomAggregated) ? 'A' : '-';
+    // per block address, uniform operand; param address, immediate; per lane address; per lane
+    // operand, read; exch; per lane operand (selp), read; per lane operand, unread; defined twice
+    BOOST_TEST(flags == "AA----A-");
+    for (const Inst& in : unmarked->code) BOOST_TEST(!(in.aux & kAtomAggregated));
 }
