@@ -152,6 +152,8 @@ void derive_values(GpuConfig& c) {
     c.l2.window_cycles = dram.window_cycles;
     const CacheConfig& l2 = c.l2.cache;
     ldst.atomic_per_sector = c.l2.atomic_slices > 0;
+    c.l2.fault_latency_cycles = uint64_t(c.managed_fault_ns / c.cycle_ns() + 0.5);
+    c.l2.fault_page_cycles = uint64_t(c.managed_page_ns / c.cycle_ns() + 0.5);
     ldst.min_request_latency = l2.bytes && l2.line_bytes && l2.ways ? l2.latency : dram.latency;
 }
 

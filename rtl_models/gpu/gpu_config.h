@@ -58,6 +58,8 @@ struct GpuConfig {
     double memory_clock_mhz = 1848.0;   // as cudaDevAttrMemoryClockRate reports it
     uint32_t memory_bus_bits = 384;
     uint64_t managed_page_bytes = 65536;   // managed memory migrates in pages of this size
+    double managed_fault_ns = 0;           // timing mode: a page fault's latency (0 with managed_page_ns 0: not charged)
+    double managed_page_ns = 0;            // timing mode: the driver's work per faulted page, serialized
     SmConfig sm;
     L2Config l2;                     // timing mode: the chip's L2 and atomic unit
     DramConfig dram;                 // timing mode: the device memory controllers

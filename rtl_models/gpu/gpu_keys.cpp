@@ -96,6 +96,13 @@ void declare_memory_keys(ConfigSection<GpuConfig>& s) {
     s.key("bus_width_bits", &C::memory_bus_bits, "bits", "`cudaDeviceProp::memoryBusWidth`.");
     s.key("managed_page_bytes", &C::managed_page_bytes, "bytes", "Managed memory moves between host and device in pages of this "
           "size; the SMs' direct access is granted one such page at a time.").power_of_two().within(4096, 2u << 20);
+    s.key("managed_fault_ns", &C::managed_fault_ns, "ns", "Timing mode: the latency of a GPU page fault on managed memory "
+          "(the first device access to a page since it was allocated or the host last touched it): the driver's round trip "
+          "before the access replays, paid by every faulting access at once. 0 with `memory.managed_page_ns` 0: faults are "
+          "not charged (a migration's transfer is, where the L2 sees the page move).").at_least(0).or_default(0.0);
+    s.key("managed_page_ns", &C::managed_page_ns, "ns", "Timing mode: the driver's work per faulted page (`memory.managed_page_bytes`), "
+          "one page after another for the whole chip, beside the page's transfer over the PCIe link; accesses to a page wait "
+          "until its fault is served.").at_least(0).or_default(0.0);
 }
 
 void declare_pcie_keys(ConfigSection<PcieConfig>& s) {

@@ -6,7 +6,8 @@
 namespace gpusim {
 
 L2Cache::L2Cache(const sc_core::sc_module_name& name, const L2Config& cfg)
-    : UnitModule(name), in("in"), out("out"), sysmem("sysmem"), m_clock(cfg.cycle_ns), m_tags(cfg.cache), m_atomic_unit(cfg), m_atomic_latency(cfg.atomic_latency) {
+    : UnitModule(name), in("in"), out("out"), sysmem("sysmem"), m_clock(cfg.cycle_ns), m_tags(cfg.cache), m_atomic_unit(cfg), m_atomic_latency(cfg.atomic_latency),
+      m_fault_latency(cfg.fault_latency_cycles), m_fault_page(cfg.fault_page_cycles) {
     in.bind(*this);
 }
 
@@ -31,13 +32,48 @@ bool L2Cache::touch_managed(uint64_t addr) {
     return m_managed->device_touch(addr);
 }
 
+// The SMs' functional path may have moved the page already (its direct access touches pages): the
+// fault it left is taken here, once.
+void L2Cache::charge_managed(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    const uint64_t bytes = m_managed->page_bytes();
+    const uint64_t page = p.get_address() / bytes * bytes;
+    ManagedPages::Fault fault;
+    {
+        std::lock_guard<std::mutex> lock(memory_map_lock());
+        if (!m_managed->contains(page)) return;
+        m_managed->device_touch(page);
+        fault = m_managed->take_fault(page);
+    }
+    const uint64_t at = m_clock.cycle_at(delay);
+    if (fault == ManagedPages::Fault::None) {
+        auto it = m_page_ready.find(page);
+        if (it != m_page_ready.end() && it->second > at) delay += m_clock.span(it->second - at);
+        return;
+    }
+    // The fault unit serves one page after another; a migrating page crosses the link meanwhile.
+    const uint64_t start = std::max(at, m_fault_free);
+    uint64_t served = start + m_fault_page;
+    if (fault == ManagedPages::Fault::Migration) {
+        sc_core::sc_time moved = m_clock.delay_of(start);
+        tlm::tlm_generic_payload& move = m_migration.prepare(page, uint32_t(bytes), MemoryRequest::Kind::Read);
+        sysmem->b_transport(move, moved);
+        served = std::max(served, m_clock.cycle_at(moved));
+    }
+    m_fault_free = served;
+    const uint64_t ready = served + m_fault_latency;
+    m_page_ready[page] = ready;
+    delay += m_clock.span(ready - at);
+}
+
 void L2Cache::serve(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     if (memory_map::is_host_address(p.get_address())) {
         ++m_system;
         sysmem->b_transport(p, delay);
         return;
     }
-    if (m_managed && touch_managed(p.get_address())) {
+    if (m_managed && (m_fault_latency || m_fault_page)) {
+        charge_managed(p, delay);
+    } else if (m_managed && touch_managed(p.get_address())) {
         tlm::tlm_generic_payload& move = m_migration.prepare(p.get_address() / m_managed->page_bytes() * m_managed->page_bytes(),
                                                              uint32_t(m_managed->page_bytes()), MemoryRequest::Kind::Read);
         sysmem->b_transport(move, delay);

@@ -11,6 +11,8 @@
 #include <cstdint>
 
 #include <tlm>
+#include <unordered_map>
+
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "memory/managed_pages.h"
@@ -52,12 +54,20 @@ private:
     TagCache m_tags;
     AtomicUnit m_atomic_unit;
     uint32_t m_atomic_latency;            // l2.atomic_latency
+    // Managed memory's faults (L2Config::fault_*): when the fault unit is next free, and the cycle
+    // each faulted page's service completes.
+    uint64_t m_fault_latency, m_fault_page;
+    uint64_t m_fault_free = 0;
+    std::unordered_map<uint64_t, uint64_t> m_page_ready;
     MemoryRequestPayload m_dram;          // the request toward device memory
     uint64_t m_reads = 0, m_writes = 0, m_atomics = 0, m_system = 0;
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;
     void serve(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
     bool touch_managed(uint64_t addr);
+    // The fault a managed access takes (memory.managed_fault_ns, managed_page_ns): the page's move,
+    // the wait for the fault unit and its service, or the wait for a fault on the page in progress.
+    void charge_managed(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
     // The protocol is blocking; a non-blocking request (BEGIN_REQ) is answered at once, completed.
     tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& p, tlm::tlm_phase& phase, sc_core::sc_time& delay) override;
     bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }

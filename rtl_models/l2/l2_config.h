@@ -18,6 +18,10 @@ struct L2Config {
     uint32_t atomic_slices = 0;
     uint32_t atomic_slice_bytes = 256; // consecutive bytes on one slice
     uint32_t atomic_latency = 0;       // cycles an atomic adds to a read's trip (the read-modify-write at the slice)
+    // Managed memory's page faults (derived at load from memory.managed_fault_ns and _page_ns):
+    // each faulting access waits for the fault unit, its page's service, then the fault latency.
+    uint64_t fault_latency_cycles = 0;
+    uint64_t fault_page_cycles = 0;
     uint32_t window_cycles = 64;       // sim.dram_window_cycles: the atomic unit's accounting window
     double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
 };

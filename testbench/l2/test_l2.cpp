@@ -195,3 +195,44 @@ BOOST_AUTO_TEST_CASE(atomic_units_per_slice_serialize_a_slice_and_overlap_slices
     BOOST_TEST(unit.serve(0x0A00, 2, 0, 0) == 2u);      // slice 1, behind its one pass
     BOOST_TEST(unit.operations() == 9u);
 }
+
+namespace {
+
+// Host memory over the link: every request takes `cycles` chip cycles.
+struct SlowHost : sc_core::sc_module {
+    tlm_utils::simple_target_socket<SlowHost> socket;
+    sc_core::sc_time per_request;
+    SlowHost(const sc_core::sc_module_name& name, sc_core::sc_time t) : sc_module(name), socket("socket"), per_request(t) {
+        socket.register_b_transport(this, &SlowHost::b_transport);
+    }
+    void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+        delay += per_request;
+        p.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+};
+
+} // namespace
+
+// memory.managed_fault_ns and managed_page_ns: a managed page's first device access waits for the
+// fault unit (one page after another), its service and the fault's latency; other accesses to the
+// page wait until then; a page coming back from the host also crosses the link.
+BOOST_AUTO_TEST_CASE(managed_page_faults_are_served_one_page_after_another) {
+    test::ChipMemory c = small_l2();
+    c.l2.fault_page_cycles = 1000;
+    c.l2.fault_latency_cycles = 100;
+    MemoryChain chain("l2_fault", c);
+    SlowHost host("l2_fault_host", sc_core::sc_time(500 * c.l2.cycle_ns, sc_core::SC_NS));
+    chain.l2.sysmem.bind(host.socket);
+    ManagedPages pages(65536);
+    const uint64_t base = 0x4000'0000;
+    pages.add(base, 4 * 65536);
+    chain.l2.set_managed(&pages);
+    Probe& sm = chain.sm;
+    BOOST_TEST(sm.read(base, 128, 0) == 1100u + 230u);               // served 0-1000, then 100; then the miss
+    BOOST_TEST(sm.read(base + 0x40, 128, 10) == 1090u + 230u);      // waits for the page, then for the line's fill
+    BOOST_TEST(sm.read(base + 65536, 128, 20) == 2080u + 230u);     // the unit is busy until 1000
+    BOOST_TEST(sm.read(base + 65536 + 0x1000, 128, 3000) == 230u);  // the page is there: a plain miss
+    pages.host_touch(base + 2 * 65536);                              // first touched by the host
+    BOOST_TEST(sm.read(base + 2 * 65536, 128, 5000) == 1100u + 230u);  // moves back: 500 on the link, within the service
+    BOOST_TEST(int(pages.take_fault(base + 2 * 65536)) == int(ManagedPages::Fault::None));   // taken once
+}

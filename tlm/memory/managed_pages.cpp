@@ -6,6 +6,7 @@ void ManagedPages::add(uint64_t base, uint64_t bytes) {
     Range r;
     r.bytes = bytes;
     r.pages.assign((bytes + m_page - 1) / m_page, Where::Untouched);
+    r.faults.assign(r.pages.size(), Fault::None);
     m_ranges[base] = std::move(r);
 }
 
@@ -19,6 +20,21 @@ const ManagedPages::Where* ManagedPages::find(uint64_t addr) const {
 }
 
 ManagedPages::Where* ManagedPages::slot(uint64_t addr) { return const_cast<Where*>(find(addr)); }
+
+ManagedPages::Fault* ManagedPages::fault_slot(uint64_t addr) {
+    auto it = m_ranges.upper_bound(addr);
+    if (it == m_ranges.begin()) return nullptr;
+    --it;
+    return addr - it->first < it->second.bytes ? &it->second.faults[(addr - it->first) / m_page] : nullptr;
+}
+
+ManagedPages::Fault ManagedPages::take_fault(uint64_t addr) {
+    Fault* f = fault_slot(addr);
+    if (!f) return Fault::None;
+    const Fault taken = *f;
+    *f = Fault::None;
+    return taken;
+}
 
 ManagedPages::Where ManagedPages::where(uint64_t addr) const {
     const Where* w = find(addr);
@@ -35,6 +51,7 @@ bool ManagedPages::device_touch(uint64_t addr) {
     const bool migrates = *w == Where::Host;
     ++(migrates ? m_to_device : m_first_touch_device);
     *w = Where::Device;
+    *fault_slot(addr) = migrates ? Fault::Migration : Fault::FirstTouch;
     move(addr / m_page * m_page, Where::Device);
     return migrates;
 }
@@ -65,6 +82,7 @@ uint64_t ManagedPages::prefetch(uint64_t base, uint64_t bytes, bool to_device) {
             ++(to_device ? m_prefetched_to_device : m_prefetched_to_host);
         }
         *w = to;
+        *fault_slot(a) = Fault::None;
         move(a, to);
     }
     return moved;

@@ -38,6 +38,11 @@ public:
     // The host touches the page (its view faulted): it moves to the host. True when its data had
     // to come from the device. Safe in a signal handler: no allocation, no locks.
     bool host_touch(uint64_t addr);
+    // A device touch that found the page away from the device leaves a fault for the timing model
+    // to charge once (the functional path may have moved the page first): take_fault returns it
+    // and clears it. A prefetch leaves none (the copy engine carries it).
+    enum class Fault : uint8_t { None, FirstTouch, Migration };
+    Fault take_fault(uint64_t addr);
     // cudaMemPrefetchAsync: every page of the range moves; returns how many had to.
     uint64_t prefetch(uint64_t base, uint64_t bytes, bool to_device);
     // Pages the host took back since the last call (their device copies are stale).
@@ -49,6 +54,7 @@ private:
     struct Range {
         uint64_t bytes = 0;
         std::vector<Where> pages;
+        std::vector<Fault> faults;   // per page: the fault not yet taken by the timing model
     };
     uint64_t m_page;
     Protect m_protect;
@@ -63,6 +69,7 @@ private:
 
     const Where* find(uint64_t addr) const;
     Where* slot(uint64_t addr);
+    Fault* fault_slot(uint64_t addr);
     void move(uint64_t page, Where to);
 };
 
