@@ -28,10 +28,30 @@ bool movable_load(const KernelImage& img, const Inst& in) {
     }
 }
 
-bool schedulable(const KernelImage& img, const Inst& in) { return register_arithmetic(in) || movable_load(img, in); }
+// A weak store that may move within the order its space imposes: `st.` of global, shared, local
+// or generic memory, not strong (.volatile, .relaxed, .release), not ordered with other SMs.
+bool movable_store(const KernelImage& img, const Inst& in) {
+    if (in.op_class != OpClass::Memory || !(in.dest_flags & kMemStore) || (in.dest_flags & (kMemAtomic | kOrdered | kMatrixRows)))
+        return false;
+    if ((in.aux & kOrderStrong) || img.text[in.text_index].compare(0, 3, "st.") != 0) return false;
+    switch (in.space) {
+    case MemSpace::Global:
+    case MemSpace::Shared:
+    case MemSpace::Local:
+    case MemSpace::Generic: return true;
+    default: return false;
+    }
+}
+
+bool schedulable(const KernelImage& img, const Inst& in) {
+    return register_arithmetic(in) || movable_load(img, in) || movable_store(img, in);
+}
+
+// Whether two accesses of these spaces may reach the same bytes (a generic address may be any).
+bool may_alias(MemSpace a, MemSpace b) { return a == b || a == MemSpace::Generic || b == MemSpace::Generic; }
 
 uint32_t latency_of(const Inst& in, const ScheduleLatencies& lat) {
-    if (in.op_class != OpClass::Memory) return lat.arithmetic;
+    if (in.op_class != OpClass::Memory || (in.dest_flags & kMemStore)) return lat.arithmetic;
     switch (in.space) {
     case MemSpace::Shared: return lat.shared;
     case MemSpace::Const:
@@ -62,9 +82,20 @@ void schedule_run(KernelImage& img, std::vector<Flow>& flow, uint32_t first, uin
         succ[from].push_back({to, cycles});
         ++waiting[to];
     };
+    // Memory order: a store stays after the earlier accesses that may reach its bytes, and a load
+    // after the earlier stores that may; loads pass each other.
+    std::vector<uint32_t> accesses;
     for (uint32_t j = 0; j < n; ++j) {
         const Inst& in = img.code[first + j];
         latency[j] = latency_of(in, lat);
+        if (in.op_class == OpClass::Memory) {
+            const bool store = in.dest_flags & kMemStore;
+            for (uint32_t i : accesses) {
+                const Inst& earlier = img.code[first + i];
+                if ((store || (earlier.dest_flags & kMemStore)) && may_alias(earlier.space, in.space)) edge(i, j, 0);
+            }
+            accesses.push_back(j);
+        }
         for_each_key_read(img, in, [&](int64_t k) {
             if (writer[k] >= 0) edge(uint32_t(writer[k]), j, latency[writer[k]]);
             readers[k].push_back(j);

@@ -24,15 +24,17 @@ struct ScheduleLatencies {
     uint32_t constant = 4;     // a constant or parameter load (an operand of the instruction in SASS)
 };
 
-// Within each basic block of the kernel body, reorders each run of register arithmetic and plain
-// loads (a weak ld of global, shared, local, constant or parameter memory) as a list scheduler
-// does: of the instructions whose operands are ready, the one with the longest latency path to
-// the run's end goes first, ties in the PTX's order. Loads pass each other and the arithmetic; a
-// store, an atomic, a barrier, a fence, a branch, a special-register read or a warp instruction
-// ends a run and never moves, so every thread computes and reads what it did before: only the
-// order of independent instructions changes (register and predicate dependences, true, anti and
-// output, are kept). `flow` is permuted with the code. An image with called functions is left as
-// it is.
+// Within each basic block of the kernel body, reorders each run of register arithmetic, plain
+// loads (a weak ld of global, shared, local, constant or parameter memory) and plain stores (a
+// weak st of global, shared, local or generic memory) as a list scheduler does: of the
+// instructions whose operands are ready, the one with the longest latency path to the run's end
+// goes first, ties in the PTX's order. Loads pass each other, the arithmetic, and stores to
+// another space (a global load passes a shared store; a generic access passes nothing of memory);
+// a store keeps its place after the accesses of its space. An atomic, a barrier, a fence, a
+// branch, a special-register read or a warp instruction ends a run and never moves, so every
+// thread computes and reads what it did before: only the order of independent instructions
+// changes (register and predicate dependences, true, anti and output, are kept). `flow` is
+// permuted with the code. An image with called functions is left as it is.
 void hoist_loads(KernelImage& img, std::vector<Flow>& flow, const ScheduleLatencies& lat = {});
 
 } // namespace gpusim::loader

@@ -294,7 +294,7 @@ BOOST_AUTO_TEST_CASE(loads_are_hoisted_past_independent_arithmetic_only) {
     BOOST_TEST(opcode_order(*plain) == "ld.param.u64;mov.u32;mul.wide.u32;add.u64;add.f32;mul.f32;ld.global.f32;add.f32;"
                                        "st.global.f32;ld.global.f32;ret;ret (end of function body);");
     // The global load and the chain that forms its address (the longest path to the run's end)
-    // pass the f32 arithmetic; the second load stays after the store.
+    // pass the f32 arithmetic; the second load stays after the store to the same space.
     BOOST_TEST(opcode_order(*moved) == "mov.u32;ld.param.u64;mul.wide.u32;add.u64;ld.global.f32;add.f32;mul.f32;add.f32;"
                                        "st.global.f32;ld.global.f32;ret;ret (end of function body);");
     BOOST_TEST(moved->live_regs_per_thread == plain->live_regs_per_thread);   // estimated in the PTX's order
@@ -325,6 +325,29 @@ BOOST_AUTO_TEST_CASE(an_unrolled_body_issues_every_load_before_the_arithmetic) {
     const auto& code = moved->code;
     BOOST_TEST(code[5].a == code[1].d);
     BOOST_TEST(code[6].c == code[5].d);
+}
+
+// A global load passes a shared store (their spaces do not alias), as ptxas issues a tile's
+// LDGs ahead of the STS that park their values; a shared load stays after the shared stores.
+BOOST_AUTO_TEST_CASE(loads_pass_stores_to_another_space_only) {
+    const std::string src = std::string(kHeader) + R"(.visible .entry k(.param .u64 in)
+{
+  .reg .b32 %r<8>; .reg .b64 %rd<4>;
+  .shared .align 4 .b8 smem[64];
+  ld.param.u64 %rd1, [in];
+  mov.u32 %r2, smem;
+  ld.global.u32 %r3, [%rd1];
+  st.shared.u32 [%r2], %r3;
+  ld.global.u32 %r4, [%rd1+4];
+  st.shared.u32 [%r2+4], %r4;
+  ld.shared.u32 %r5, [%r2];
+  st.global.u32 [%rd1], %r5;
+  ret;
+})";
+    Module m = parse("t.ptx", src);
+    auto moved = decode_with(m, true, false);
+    BOOST_TEST(opcode_order(*moved) == "ld.param.u64;ld.global.u32;ld.global.u32;mov.u32;st.shared.u32;st.shared.u32;"
+                                       "ld.shared.u32;st.global.u32;ret;ret (end of function body);");
 }
 
 // sm.aggregate_atomics: an integer add to a warp-uniform address is timed as one lane's when its
