@@ -12,8 +12,9 @@ namespace gpusim::loader {
 
 namespace {
 
-// A weak load that may move: `ld.` of a space whose value no other instruction of the run
-// writes, not strong (.volatile, .relaxed, .acquire set kOrderStrong), not ordered with other SMs.
+// A weak load that may move (after the run's earlier stores that may reach its bytes): `ld.` of
+// global, shared, local, constant, parameter or generic memory, not strong (.volatile, .relaxed,
+// .acquire set kOrderStrong), not ordered with other SMs.
 bool movable_load(const KernelImage& img, const Inst& in) {
     if (in.op_class != OpClass::Memory || (in.dest_flags & (kMemStore | kMemAtomic | kOrdered | kMatrixRows))) return false;
     if ((in.aux & kOrderStrong) || img.text[in.text_index].compare(0, 3, "ld.") != 0) return false;
