@@ -83,7 +83,7 @@ endfunction()
 set(GPUSIM_BASE_LIBS PkgConfig::SYSTEMC fmt::fmt nlohmann_json::nlohmann_json)
 
 # tlm/: the TLM-2.0 plumbing. It stands on nothing of rtl_models/.
-gpusim_library(tlm_protocol FOLDER tlm/protocol SOURCES tlm/protocol/memory_request.cpp LIBS ${GPUSIM_BASE_LIBS})
+gpusim_library(tlm_protocol FOLDER tlm/protocol SOURCES tlm/protocol/memory_request.cpp tlm/protocol/bandwidth_windows.cpp LIBS ${GPUSIM_BASE_LIBS})
 gpusim_library(tlm_memory FOLDER tlm/memory
   SOURCES tlm/memory/host_memory.cpp tlm/memory/managed_pages.cpp tlm/memory/memory_target.cpp
   LIBS ${GPUSIM_BASE_LIBS} Threads::Threads)

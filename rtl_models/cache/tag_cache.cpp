@@ -9,10 +9,12 @@ TagCache::TagCache(const CacheConfig& cfg) : m_cfg(cfg) {
     m_tags.assign(size_t(m_sets) * cfg.ways, 0);
     m_used.assign(m_tags.size(), 0);
     m_ready.assign(m_tags.size(), 0);
+    m_dirty.assign(m_tags.size(), 0);
 }
 
 bool TagCache::access(uint64_t addr, bool allocate) {
     m_last = SIZE_MAX;
+    m_evicted_dirty = UINT64_MAX;
     if (!m_sets) { ++m_misses; return false; }
     uint64_t line = addr / m_cfg.line_bytes;
     size_t base = size_t(line % m_sets) * m_cfg.ways;
@@ -29,6 +31,8 @@ bool TagCache::access(uint64_t addr, bool allocate) {
     }
     ++m_misses;
     if (allocate) {
+        if (m_tags[victim] && m_dirty[victim]) m_evicted_dirty = (m_tags[victim] - 1) * m_cfg.line_bytes;
+        m_dirty[victim] = 0;
         m_tags[victim] = line + 1;
         m_used[victim] = m_clock;
         m_ready[victim] = 0;
@@ -50,7 +54,7 @@ void TagCache::invalidate(uint64_t addr) {
     uint64_t line = addr / m_cfg.line_bytes;
     size_t base = size_t(line % m_sets) * m_cfg.ways;
     for (size_t w = base; w < base + m_cfg.ways; ++w)
-        if (m_tags[w] == line + 1) m_tags[w] = 0, m_used[w] = 0;
+        if (m_tags[w] == line + 1) m_tags[w] = 0, m_used[w] = 0, m_dirty[w] = 0;
 }
 
 } // namespace gpusim

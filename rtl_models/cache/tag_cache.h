@@ -35,6 +35,10 @@ public:
     // Looks `addr` up; on a miss allocates its line when `allocate`. Returns whether it hit.
     bool access(uint64_t addr, bool allocate = true);
     void invalidate(uint64_t addr);
+    // Write-back: the line just looked up (hit or allocated) holds data not in memory yet.
+    void mark_dirty() { if (m_last < m_dirty.size()) m_dirty[m_last] = 1; }
+    // The line the last allocation evicted, when it was dirty: its address (UINT64_MAX: none).
+    uint64_t evicted_dirty() const { return m_evicted_dirty; }
     // Latency of the hit just looked up, at cycle `now`: the hit latency, or the wait for the
     // line's fill when it has not arrived.
     uint32_t hit_latency(uint64_t now);
@@ -65,6 +69,8 @@ private:
     std::vector<uint64_t> m_tags;     // sets x ways, line number + 1 (0: empty)
     std::vector<uint64_t> m_used;     // last use, for LRU
     std::vector<uint64_t> m_ready;    // cycle the line's fill arrives
+    std::vector<uint8_t> m_dirty;     // written and not yet written back (owners that mark it)
+    uint64_t m_evicted_dirty = UINT64_MAX;
     size_t m_last = SIZE_MAX;         // the way the last access hit or allocated
     uint64_t m_clock = 0;
     uint64_t m_hits = 0, m_misses = 0, m_merged = 0;

@@ -5,9 +5,7 @@
 //
 // The requests come from SMs that each run ahead of SystemC time by up to a quantum (temporal
 // decoupling), so they do not arrive in time order; bandwidth is therefore accounted per window of
-// sim.dram_window_cycles chip cycles: a transfer takes its bytes from the window of its cycle, or
-// from the first later window with room, and waits until that window starts. Bandwidth is exact
-// to a window; queueing is approximate to a window.
+// sim.dram_window_cycles chip cycles (protocol/bandwidth_windows.h).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +14,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "isa/unit_module.h"
+#include "protocol/bandwidth_windows.h"
 #include "protocol/memory_request.h"
 #include "trace/trace_recorder.h"
 #include "trace/vcd_recorder.h"
@@ -56,26 +55,15 @@ public:
 private:
     std::vector<VcdSignal> m_busy;
     TraceRecorder* m_trace = nullptr;
-    struct Window {
-        uint64_t id = UINT64_MAX;
-        double bytes = 0;
-    };
     ChipClock m_clock;
     uint32_t m_latency;
     uint32_t m_interleave;
     uint32_t m_channels;
-    uint32_t m_window;
-    double m_bytes_per_cycle;
-    size_t m_ring;                        // windows remembered per channel
-    std::vector<Window> m_windows;        // a ring of recent windows per channel
+    BandwidthWindows m_bandwidth;         // per channel
     uint64_t m_read_bytes = 0, m_write_bytes = 0;
-    uint64_t m_queue_cycles = 0;          // cycles requests waited for a busy channel
-    double m_busy_cycles = 0;
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
     size_t channel_of(uint64_t addr) const { return (addr / m_interleave) % m_channels; }
-    // Cycles a transfer reaching its channel at `at` waits for room; takes the room.
-    uint32_t queue(uint64_t addr, uint32_t bytes, uint64_t at);
 };
 
 } // namespace gpusim

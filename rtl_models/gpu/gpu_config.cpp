@@ -150,8 +150,9 @@ void derive_values(GpuConfig& c) {
     // GB/s over MHz is 1000 bytes per cycle.
     dram.bytes_per_cycle = dram.bandwidth_gb_s * 1000.0 / c.core_clock_mhz / std::max(dram.channels, 1u);
     c.l2.window_cycles = dram.window_cycles;
+    c.l2.quantum_cycles = c.quantum_cycles;
     const CacheConfig& l2 = c.l2.cache;
-    ldst.atomic_per_sector = c.l2.atomic_slices > 0;
+    ldst.atomic_per_sector = c.l2.slices > 0;
     c.l2.fault_latency_cycles = uint64_t(c.managed_fault_ns / c.cycle_ns() + 0.5);
     c.l2.fault_page_cycles = uint64_t(c.managed_page_ns / c.cycle_ns() + 0.5);
     ldst.min_request_latency = l2.bytes && l2.line_bytes && l2.ways ? l2.latency : dram.latency;

@@ -60,6 +60,7 @@ struct GpuConfig {
     uint64_t managed_page_bytes = 65536;   // managed memory migrates in pages of this size
     double managed_fault_ns = 0;           // timing mode: a page fault's latency (0 with managed_page_ns 0: not charged)
     double managed_page_ns = 0;            // timing mode: the driver's work per faulted page, serialized
+    uint64_t managed_variable_slot_bytes = 0;   // a module's __managed__ variables packed in slots (0: apart)
     SmConfig sm;
     L2Config l2;                     // timing mode: the chip's L2 and atomic unit
     DramConfig dram;                 // timing mode: the device memory controllers

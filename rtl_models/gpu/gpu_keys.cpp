@@ -103,6 +103,10 @@ void declare_memory_keys(ConfigSection<GpuConfig>& s) {
     s.key("managed_page_ns", &C::managed_page_ns, "ns", "Timing mode: the driver's work per faulted page (`memory.managed_page_bytes`), "
           "one page after another for the whole chip, beside the page's transfer over the PCIe link; accesses to a page wait "
           "until its fault is served.").at_least(0).or_default(0.0);
+    s.key("managed_variable_slot_bytes", &C::managed_variable_slot_bytes, "bytes", "A module's `__managed__` variables "
+          "share one managed allocation, each at the start of a slot of a multiple of this many bytes, as the driver packs "
+          "them (so a kernel that touches two of them faults one page). 0: each variable is an allocation of its "
+          "own.").or_default(0);
 }
 
 void declare_pcie_keys(ConfigSection<PcieConfig>& s) {

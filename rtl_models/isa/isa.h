@@ -85,6 +85,9 @@ constexpr uint8_t kOrderAcquire = 8;
 // An integer atom or red add whose address and operand are the same in every lane, which ptxas
 // turns into one lane's operation (sw/loader/atomic_aggregation.h): timed as that one lane's.
 constexpr uint8_t kAtomAggregated = 16;
+// A global load that its cache operator (.cg, .cv) or its strength (.volatile; .relaxed or .acquire
+// at gpu or system scope) sends past the L1 to the L2 (timing under l1.cache_operators).
+constexpr uint8_t kLoadBypassesL1 = 32;
 
 // The address of a memory instruction's lane whose address register holds `base`.
 inline uint64_t effective_address(uint64_t base, const Inst& in) {

@@ -14,7 +14,7 @@ uint32_t window_cycles(const L2Config& cfg) {
 } // namespace
 
 AtomicUnit::AtomicUnit(const L2Config& cfg)
-    : m_cycles(cfg.atomic_cycles), m_slices(cfg.atomic_slices), m_slice_bytes(std::max(cfg.atomic_slice_bytes, 1u)), m_window(window_cycles(cfg)), m_per_window(m_window / std::max(m_cycles, 1u)),
+    : m_cycles(cfg.atomic_cycles), m_slices(cfg.slices), m_slice_bytes(std::max(cfg.slice_bytes, 1u)), m_window(window_cycles(cfg)), m_per_window(m_window / std::max(m_cycles, 1u)),
       m_slots(kMinSlots) {}
 
 uint64_t AtomicUnit::serve(uint64_t addr, uint32_t ops, uint64_t at, uint64_t earliest) {

@@ -1,7 +1,7 @@
 // The atomic unit beside the L2 (one for the chip, as the L2 is): each address serves one atomic
 // operation per l2.atomic_cycles, so operations on one address (from the lanes of a warp, or from
 // different warps and SMs) are serialized, while different addresses proceed in parallel without
-// limit. With l2.atomic_slices, the same accounting is kept per slice instead of per address: a
+// limit. With l2.slices, the same accounting is kept per slice instead of per address: a
 // request's `ops` are then the passes its sector needs (the most lanes on one of its words).
 //
 // Requests come from SMs up to a quantum apart in time, so, as device memory bandwidth, an
@@ -43,7 +43,7 @@ private:
     static constexpr uint64_t kEmpty = UINT64_MAX;
     static constexpr size_t kMinSlots = size_t(1) << 12;
     uint32_t m_cycles;                    // per operation on one address (0: not serialized)
-    uint32_t m_slices, m_slice_bytes;     // l2.atomic_slices: serialized per slice (0: per address)
+    uint32_t m_slices, m_slice_bytes;     // l2.slices: serialized per slice (0: per address)
     uint32_t m_window;
     uint32_t m_per_window;                // operations one address serves per window
     std::vector<Slot> m_slots;

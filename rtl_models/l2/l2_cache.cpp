@@ -7,7 +7,10 @@ namespace gpusim {
 
 L2Cache::L2Cache(const sc_core::sc_module_name& name, const L2Config& cfg)
     : UnitModule(name), in("in"), out("out"), sysmem("sysmem"), m_clock(cfg.cycle_ns), m_tags(cfg.cache), m_atomic_unit(cfg), m_atomic_latency(cfg.atomic_latency),
-      m_fault_latency(cfg.fault_latency_cycles), m_fault_page(cfg.fault_page_cycles) {
+      m_slices(cfg.slices), m_slice_bytes(std::max(cfg.slice_bytes, 1u)),
+      m_read_ports(cfg.slice_read_bytes > 0 ? cfg.slices : 0, cfg.slice_read_bytes, cfg.window_cycles, cfg.quantum_cycles),
+      m_write_ports(cfg.slice_write_bytes > 0 ? cfg.slices : 0, cfg.slice_write_bytes, cfg.window_cycles, cfg.quantum_cycles),
+      m_write_back(cfg.write_back), m_fault_latency(cfg.fault_latency_cycles), m_fault_page(cfg.fault_page_cycles) {
     in.bind(*this);
 }
 
@@ -88,21 +91,25 @@ void L2Cache::serve(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
         out->b_transport(p, delay);
         return;
     }
+    if (kind != MemoryRequest::Kind::Atomic) slice_port(p, kind, delay);
     // A store is posted: the SM waits for the L2's answer only. An atomic is performed here on the
     // line's data, so it needs the line as a load does (and leaves it dirty in the L2).
     if (kind == MemoryRequest::Kind::Write ? !write(p, delay) : !read(p, delay)) return;
-    if (kind == MemoryRequest::Kind::Write) delay += m_clock.span(m_tags.latency());
     p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 bool L2Cache::read(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     const uint64_t now = m_clock.cycle_at(delay);
     const uint64_t line = p.get_address() / m_tags.line_bytes();
-    if (lookup(p.get_address(), now)) {
+    const bool hit = lookup(p.get_address(), now);
+    if (m_write_back && request_of(p).kind == MemoryRequest::Kind::Atomic) m_tags.mark_dirty();
+    if (hit) {
         delay += m_clock.span(m_tags.hit_latency(now));
         return true;
     }
     sc_core::sc_time fill = delay + m_clock.span(m_tags.latency());
+    sc_core::sc_time posted = fill;   // the fill does not wait for the victim's write-back
+    if (!write_back(p, posted)) return false;
     m_dram.prepare(line * m_tags.line_bytes(), m_tags.line_bytes(), MemoryRequest::Kind::Read);
     if (!to_dram(p, fill)) return false;
     m_tags.filling(m_clock.cycle_at(fill));
@@ -110,13 +117,33 @@ bool L2Cache::read(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     return true;
 }
 
-bool L2Cache::write(tlm::tlm_generic_payload& p, const sc_core::sc_time& delay) {
-    // Write-allocate without a fill: a partial line is merged when it is evicted. The bytes reach
-    // device memory eventually; their bandwidth is taken now (posted), since evictions are not tracked.
+bool L2Cache::write(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    // Write-allocate without a fill: a partial line is merged when it is evicted.
     lookup(p.get_address(), m_clock.cycle_at(delay));
-    sc_core::sc_time posted = delay + m_clock.span(m_tags.latency());
+    delay += m_clock.span(m_tags.latency());
+    if (m_write_back) {
+        m_tags.mark_dirty();
+        return write_back(p, delay);
+    }
+    // The bytes reach device memory eventually; their bandwidth is taken now (posted).
+    sc_core::sc_time posted = delay;
     m_dram.prepare(p.get_address(), p.get_data_length(), MemoryRequest::Kind::Write);
     return to_dram(p, posted);
+}
+
+bool L2Cache::write_back(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    const uint64_t victim = m_tags.evicted_dirty();
+    if (victim == UINT64_MAX) return true;
+    ++m_write_backs;
+    m_dram.prepare(victim, m_tags.line_bytes(), MemoryRequest::Kind::Write);
+    return to_dram(p, delay);
+}
+
+void L2Cache::slice_port(const tlm::tlm_generic_payload& p, MemoryRequest::Kind kind, sc_core::sc_time& delay) {
+    BandwidthWindows& ports = kind == MemoryRequest::Kind::Write ? m_write_ports : m_read_ports;
+    if (ports.bytes_per_cycle() <= 0) return;
+    const uint32_t slice = uint32_t(p.get_address() / m_slice_bytes % m_slices);
+    delay += m_clock.span(ports.queue(slice, p.get_data_length(), m_clock.cycle_at(delay)));
 }
 
 bool L2Cache::lookup(uint64_t address, uint64_t cycle) {
@@ -142,6 +169,12 @@ void L2Cache::report(nlohmann::json& out) const {
     stat(out, "hits", double(m_tags.hits()), "lookups", "L2 hits");
     stat(out, "misses", double(m_tags.misses()), "lookups", "L2 misses");
     stat(out, "system_requests", double(m_system), "transactions", "requests for mapped host memory, sent over the PCIe link uncached");
+    // Reported where the config models them, so that the older configs' statistics stay as they were.
+    if (m_write_back) stat(out, "write_backs", double(m_write_backs), "lines", "dirty lines written back to device memory when evicted");
+    if (m_read_ports.bytes_per_cycle() > 0)
+        stat(out, "slice_read_wait_cycles", double(m_read_ports.queue_cycles()), "cycles", "cycles requests waited for a slice's read port, summed");
+    if (m_write_ports.bytes_per_cycle() > 0)
+        stat(out, "slice_write_wait_cycles", double(m_write_ports.queue_cycles()), "cycles", "cycles stores waited for a slice's write port, summed");
     stat(out, "hits_under_miss", double(m_tags.hits_under_miss()), "lookups", "hits on a line still being filled, which waited for the fill");
 }
 

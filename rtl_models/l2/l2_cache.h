@@ -2,7 +2,9 @@
 // (protocol/memory_request.h) for every SM's LD/ST unit, and an initiator toward the device memory
 // controller for its line fills and posted writes (evictions are not tracked). It answers with the
 // latency of the access. A hit on a line whose fill has not arrived yet waits for it, as a request
-// merged into the miss's MSHR does. Atomics are performed here, serialized per address
+// merged into the miss's MSHR does. With slices (l2.slices), a request first waits for room on its
+// slice's read or write port. Stores are posted to device memory, or (l2.write_back) kept as dirty
+// lines that reach it when evicted. Atomics are performed here, serialized per address or slice
 // (l2/atomic_unit.h). Without an L2 (cc 1.x: l2.bytes = 0) requests pass on to device memory, the
 // atomics after their serialization. Requests for the host's memory (mapped, zero-copy memory)
 // are not cached: they go over the PCIe link.
@@ -17,6 +19,7 @@
 
 #include "memory/managed_pages.h"
 #include "l2/atomic_unit.h"
+#include "protocol/bandwidth_windows.h"
 #include "protocol/memory_request.h"
 #include "cache/tag_cache.h"
 #include "isa/unit_module.h"
@@ -54,13 +57,16 @@ private:
     TagCache m_tags;
     AtomicUnit m_atomic_unit;
     uint32_t m_atomic_latency;            // l2.atomic_latency
+    uint32_t m_slices, m_slice_bytes;     // l2.slices (0: none)
+    BandwidthWindows m_read_ports, m_write_ports;   // per slice (bytes_per_cycle 0: not limited)
+    bool m_write_back;
     // Managed memory's faults (L2Config::fault_*): when the fault unit is next free, and the cycle
     // each faulted page's service completes.
     uint64_t m_fault_latency, m_fault_page;
     uint64_t m_fault_free = 0;
     std::unordered_map<uint64_t, uint64_t> m_page_ready;
     MemoryRequestPayload m_dram;          // the request toward device memory
-    uint64_t m_reads = 0, m_writes = 0, m_atomics = 0, m_system = 0;
+    uint64_t m_reads = 0, m_writes = 0, m_atomics = 0, m_system = 0, m_write_backs = 0;
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;
     void serve(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
@@ -75,10 +81,16 @@ private:
     // Adds to `delay` what a read (or an atomic) of the line takes: a hit, a hit under a miss, or a
     // fill; false when device memory answered with an error (left in `p`).
     bool read(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-    // A write allocates its line without a fill and takes device memory bandwidth now.
-    bool write(tlm::tlm_generic_payload& p, const sc_core::sc_time& delay);
+    // A write allocates its line without a fill; adds the L2's latency (and a write-back's wait)
+    // to `delay`, and takes device memory bandwidth now unless the L2 writes back.
+    bool write(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
     // Sends the request prepared in m_dram at `delay`; copies an error into `p`.
     bool to_dram(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+    // Write-back: the dirty line the last lookup evicted goes to device memory; the access that
+    // evicted it waits until device memory has taken it (`delay` moves to its answer).
+    bool write_back(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+    // The wait for room on the request's slice port.
+    void slice_port(const tlm::tlm_generic_payload& p, MemoryRequest::Kind kind, sc_core::sc_time& delay);
 };
 
 } // namespace gpusim

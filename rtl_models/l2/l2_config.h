@@ -13,16 +13,23 @@ class ConfigSection;
 struct L2Config {
     CacheConfig cache;                 // per chip (bytes 0: none; requests pass on to device memory)
     uint32_t atomic_cycles = 0;        // per atomic operation on one address (0: not serialized)
-    // Atomic units per slice instead of per address (0: per address): a slice serves one request
-    // (a warp's lanes on one sector) at a time, for atomic_cycles per lane on its busiest word.
-    uint32_t atomic_slices = 0;
-    uint32_t atomic_slice_bytes = 256; // consecutive bytes on one slice
+    // The L2's slices (0: not modelled, atomics per address). A slice's atomic unit serves one
+    // request (a warp's lanes on one sector) at a time, for atomic_cycles per lane on its busiest
+    // word; its ports move slice_read_bytes and slice_write_bytes a cycle (0: not limited).
+    uint32_t slices = 0;
+    uint32_t slice_bytes = 256;        // consecutive bytes on one slice
+    double slice_read_bytes = 0;
+    double slice_write_bytes = 0;
+    // Stores stay in the L2 as dirty lines, which reach device memory when evicted (false: each
+    // store is posted to device memory at once).
+    bool write_back = false;
     uint32_t atomic_latency = 0;       // cycles an atomic adds to a read's trip (the read-modify-write at the slice)
     // Managed memory's page faults (derived at load from memory.managed_fault_ns and _page_ns):
     // each faulting access waits for the fault unit, its page's service, then the fault latency.
     uint64_t fault_latency_cycles = 0;
     uint64_t fault_page_cycles = 0;
-    uint32_t window_cycles = 64;       // sim.dram_window_cycles: the atomic unit's accounting window
+    uint32_t window_cycles = 64;       // sim.dram_window_cycles: the atomic unit's and the slices' accounting window
+    uint64_t quantum_cycles = 10000;   // sim.quantum_cycles: how far apart in time requests may arrive
     double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
 };
 

@@ -13,11 +13,17 @@ void declare_keys(ConfigSection<LdstConfig>& s) {
         .one_of({"cc10", "cc12", "cc20", "cc35", "cc90"});
     s.key("memory.transaction_cycles", &C::transaction_cycles, "cycles", "LD/ST pipe cycles each transaction of a warp access "
           "beyond the first adds.");
+    s.key("memory.store_bytes_per_cycle", &C::store_bytes_per_cycle, "bytes/cycle", "Bytes of store data an SM sends toward "
+          "the L2 per cycle: a store holds the LD/ST pipe until the transactions it writes (whole sectors) have left. 0: not "
+          "limited (a store passes the pipe as a load does).").at_least(0).or_default(0);
     ConfigSection<CacheConfig> l1 = s.part(&C::l1, "l1");
     declare_keys(l1, "the SM's L1 (global loads when `l1.caches_global`, and local memory)");
     l1.key("mshrs", &CacheConfig::mshrs, "entries", "Line misses of the L1 in flight at once; a miss that finds none free waits "
            "for the first to complete. 0: not limited.");
     s.key("l1.caches_global", &C::l1_caches_global, "", "Global loads are cached in the L1 (else only local memory is).");
+    s.key("l1.cache_operators", &C::l1_cache_operators, "", "Global loads follow their cache operator: `.cg` and `.cv`, "
+          "and strong loads (`.volatile`; `.relaxed` or `.acquire` at gpu or system scope), go past the L1 to the L2 (and "
+          "drop no L1 line). false: every global load is cached as `l1.caches_global` says.").or_default(false);
 }
 
 void declare_keys(ConfigSection<StoreBufferConfig>& s) {

@@ -498,8 +498,10 @@ OpChoice select_memory_op(const OpSpec& s) {
     const bool integer = (t[0] == 'u' || t[0] == 's' || t[0] == 'b') && t.find("f16") == std::string::npos;   // bf16 is no integer
     const bool commutes = (op == "atom" || op == "red") && integer &&
                           (s.has("add") || s.has("min") || s.has("max") || s.has("and") || s.has("or") || s.has("xor"));
+    const bool bypass = op == "ld" && (s.has("cg") || s.has("cv") || s.has("volatile") ||
+                                       ((s.has("relaxed") || s.has("acquire")) && wide_scope));
     c.aux = uint8_t((strong ? kOrderStrong : 0) | (release ? kOrderRelease : 0) | (commutes ? kAtomCommutes : 0) |
-                    (acquire ? kOrderAcquire : 0));
+                    (acquire ? kOrderAcquire : 0) | (bypass ? kLoadBypassesL1 : 0));
     if (op == "cvta") {
         // Kernel parameters have no generic address in the model (__grid_constant__ takes one).
         if (c.space == MemSpace::Param) {

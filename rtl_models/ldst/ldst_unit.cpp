@@ -1,6 +1,7 @@
 #include "ldst/ldst_unit.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -15,10 +16,11 @@ LdstUnit::LdstUnit(const sc_core::sc_module_name& name, const LdstConfig& cfg)
     m_min_latency = cfg.min_request_latency;
 }
 
-LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local) {
+LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local, bool bypass_l1) {
     Cost c;
     if (!mask) return c;
-    bool cached = m_l1.present() && kind == Kind::Read && (local || m_cfg.l1_caches_global);
+    const bool global_cached = m_cfg.l1_caches_global && !(bypass_l1 && m_cfg.l1_cache_operators);
+    bool cached = m_l1.present() && kind == Kind::Read && (local || global_cached);
     m_txns.clear();
     c.groups = std::max(coalesce(m_rule, addr, mask, width, cached, m_txns), 1u);
     open_group();
@@ -37,6 +39,7 @@ LdstUnit::Cost LdstUnit::access(const uint64_t* addr, LaneMask mask, uint32_t wi
     }
     c.transactions = uint32_t(m_txns.size());
     c.passes = m_rule == CoalescingRule::Cc90 ? lines_touched(m_txns, m_cfg.l1.line_bytes) : c.transactions;
+    if (kind == Kind::Write && m_cfg.store_bytes_per_cycle > 0) c.passes = std::max(c.passes, store_cycles());
     const uint32_t extra = (c.transactions - 1) * m_cfg.transaction_cycles;
     c.latency = worst + extra;
     c.group = close_group(c.latency, extra, c.lower);
@@ -68,6 +71,12 @@ uint32_t LdstUnit::miss(uint64_t now, uint64_t addr, uint32_t bytes, uint32_t& m
     const uint32_t latency = uint32_t(sent - now) + send(addr, bytes, Kind::Read, sent, 1);
     if (mshr) *mshr = now + latency;
     return latency;
+}
+
+uint32_t LdstUnit::store_cycles() const {
+    uint64_t bytes = 0;
+    for (const Transaction& t : m_txns) bytes += t.bytes;
+    return uint32_t(std::ceil(double(bytes) / m_cfg.store_bytes_per_cycle));
 }
 
 uint32_t LdstUnit::atomics(const uint64_t* addr, LaneMask mask, uint32_t width) {

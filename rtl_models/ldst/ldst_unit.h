@@ -32,12 +32,14 @@ struct LdstConfig {
     std::string coalescing = "cc20";   // cc10, cc12, cc20, cc35 (docs/config.md)
     CacheConfig l1;                    // per SM, global loads (when cached) and local memory
     bool l1_caches_global = true;
+    bool l1_cache_operators = false;   // .cg, .cv and strong global loads go past the L1
     uint32_t transaction_cycles = 2;   // LD/ST pipe cycles each extra transaction of a warp adds
+    double store_bytes_per_cycle = 0;  // the SM's store path toward the L2 (0: not limited)
     // The least latency of a request beyond the SM: the L2's hit latency, or device memory's
     // where the chip has no L2 (derived at load).
     uint32_t min_request_latency = 0;
     // A warp's atomic reaches the L2 as one request per transaction (sector) carrying the most
-    // lanes on one of its words, instead of one per address (derived at load: l2.atomic_slices).
+    // lanes on one of its words, instead of one per address (derived at load: l2.slices).
     bool atomic_per_sector = false;
     double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
 };
@@ -62,8 +64,9 @@ public:
         int32_t group = -1;          // deferred: the group whose latency resolve() prices (-1: known now)
         uint32_t lower = 0;          // deferred: a lower bound of the latency (the latency when known now)
     };
-    // A warp access of `width` bytes per thread; `local` for local memory (always cached in L1).
-    Cost access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local);
+    // A warp access of `width` bytes per thread; `local` for local memory (always cached in L1);
+    // `bypass_l1` for a global load its cache operator sends to the L2 (under l1.cache_operators).
+    Cost access(const uint64_t* addr, LaneMask mask, uint32_t width, Kind kind, bool local, bool bypass_l1 = false);
     // Latency of fetching the line at `addr` for another cache of the SM (the constant cache);
     // deferred, 0 (within a group the caller opened).
     uint32_t fill(uint64_t addr, uint32_t bytes) { return request(addr, bytes, Kind::Read, m_now); }
@@ -148,6 +151,8 @@ private:
     uint32_t defer_miss(const Transaction& t, uint32_t& mshr_wait);
     uint32_t defer_merged(uint64_t marker);
     void defer(const Pending& p, uint32_t lower);
+    // LD/ST pipe cycles the transactions of a store take to leave the SM (memory.store_bytes_per_cycle).
+    uint32_t store_cycles() const;
     // Latency of a warp's atomic: one request per distinct address, carrying its lanes' operations.
     uint32_t atomics(const uint64_t* addr, LaneMask mask, uint32_t width);
 };

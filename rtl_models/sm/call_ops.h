@@ -7,6 +7,7 @@ namespace gpusim {
 
 ExecFn call_fn();   // call: Inst::offset is the CallSite, Inst::a the target of an indirect call
 ExecFn ret_fn();    // ret: returns from a function, or exits in the kernel body
+ExecFn exit_fn();   // exit (control_ops.cpp)
 ExecFn brx_fn();    // brx.idx: Inst::a the index, Inst::offset the jump table
 ExecFn syscall_fn(); // call of a device runtime function (syscall_ops.cpp): Inst::offset is the CallSite
 

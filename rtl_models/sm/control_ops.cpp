@@ -94,6 +94,7 @@ void trap(ExecContext&, Warp&, const Inst&, LaneMask m) {
 } // namespace
 
 ExecFn pmevent_fn() { return pmevent; }
+ExecFn exit_fn() { return exit_op; }
 
 // Which time-varying register a name denotes, or -1.
 int time_register(const std::string& name) {

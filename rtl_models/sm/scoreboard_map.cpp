@@ -4,14 +4,16 @@
 
 namespace gpusim {
 
-void ScoreboardMap::build(const KernelImage& kernel) {
+void ScoreboardMap::build(const KernelImage& kernel, bool drain_stores) {
     m_kernel = &kernel;
     m_preds = kernel.num_regs;
     m_memory = kernel.num_regs + kernel.num_preds;
     m_first.clear();
     m_entries.clear();
     m_all_rows.clear();
-    const ExecFn call = call_fn(), ret = ret_fn(), sys = syscall_fn();
+    const ExecFn call = call_fn(), ret = ret_fn(), sys = syscall_fn(), exit = exit_fn();
+    // The kernel's own body comes first; its functions follow (where a `ret` returns, not exits).
+    const size_t body_end = kernel.functions.size() > 1 ? kernel.functions[1].entry_pc : kernel.code.size();
     auto add_row = [&](Row r) {
         if (r >= 0) m_entries.push_back(row(r));
     };
@@ -20,7 +22,8 @@ void ScoreboardMap::build(const KernelImage& kernel) {
         for (Row r : {in.d, in.a, in.b, in.c, in.vec[0], in.vec[1], in.vec[2], in.vec[3]}) add_row(r);
         for (int16_t p : {in.guard, in.pd, in.pa, in.pb, in.pc})
             if (p >= 0) m_entries.push_back(pred(p));
-        if (in.op_class == OpClass::Fence) m_entries.push_back(m_memory);
+        const bool exits = in.fn == exit || (in.fn == ret && size_t(&in - kernel.code.data()) < body_end);
+        if (in.op_class == OpClass::Fence || (drain_stores && exits)) m_entries.push_back(m_memory);
         // Texture and surface instructions read more rows than Inst names: all their coordinates,
         // the sampler, and a store's values.
         if (in.space == MemSpace::Texture) {

@@ -13,7 +13,8 @@ namespace gpusim {
 
 class ScoreboardMap {
 public:
-    void build(const KernelImage& kernel);
+    // drain_stores (sm.drain_stores): the instructions that end a warp wait on the memory entry.
+    void build(const KernelImage& kernel, bool drain_stores = false);
 
     uint32_t size() const { return m_memory + 1; }
     static uint32_t row(Row r) { return uint32_t(r); }

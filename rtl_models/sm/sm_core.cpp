@@ -96,7 +96,7 @@ void SmCore::begin_launch(const LaunchInfo* launch) {
     }
     m_hints.assign(m_warps.size(), ScanHint{});
     if (m_units && m_board_kernel != launch->kernel) {
-        m_board.build(*launch->kernel);
+        m_board.build(*launch->kernel, m_cfg.drain_stores);
         m_board_kernel = launch->kernel;
     }
     m_warp_used.assign(m_warps.size(), false);

@@ -272,6 +272,7 @@ private:
         uint32_t count;                  // texels, or 1 for lane addresses
         uint32_t width;
         MemoryRequest::Kind kind;
+        bool bypass_l1;                  // kLoadBypassesL1
         uint64_t addr[kWarpSize * 8];    // not cleared: only what count and mask name is set
     };
     void gather_access(Warp& w, const Inst& in, LaneMask m, MemoryAccess& a);

@@ -48,6 +48,7 @@ void SmCore::gather_access(Warp& w, const Inst& in, LaneMask m, MemoryAccess& a)
     const uint64_t* base = in.a == kNoRow ? nullptr : m_ctx.src(w, in.a);
     for_lanes(m, [&](int l) { a.addr[l] = effective_address(base ? base[l] : 0, in); });
     a.width = uint32_t(std::max<uint8_t>(in.width, 1)) * std::max<uint8_t>(in.vec_count, 1);
+    a.bypass_l1 = (in.aux & kLoadBypassesL1) && !(in.dest_flags & (kMemAtomic | kMemStore));
     a.kind = (in.dest_flags & kMemAtomic) ? LdstUnit::Kind::Atomic : (in.dest_flags & kMemStore) ? LdstUnit::Kind::Write : LdstUnit::Kind::Read;
     if (a.space == MemSpace::Generic) {
         const uint64_t first = a.addr[__builtin_ctz(m)];
@@ -71,7 +72,7 @@ SmCore::MemoryCost SmCore::memory_cost(const MemoryAccess& a) {
     u.ldst.set_now(uint64_t(std::max<int64_t>(int64_t(u.now) + m_chip_offset, 0)));
     // A global or local access: transactions through the L1 and beyond.
     auto through_l1 = [&](bool local) {
-        const LdstUnit::Cost c = u.ldst.access(a.addr, a.mask, a.width, a.kind, local);
+        const LdstUnit::Cost c = u.ldst.access(a.addr, a.mask, a.width, a.kind, local, a.bypass_l1);
         cost.passes = std::max(c.passes, 1u);
         cost.ideal = c.groups;
         cost.latency = c.latency;

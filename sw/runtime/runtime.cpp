@@ -283,7 +283,47 @@ void check_declared_sizes(const ptx::Module& mod, const std::string& path, const
         for (const auto& v : fn.vars) shared_fits(v);
 }
 
+
+
+
 } // namespace
+
+// __managed__ variables live in managed memory, at one address for the program and the GPU: one
+// allocation each, or (memory.managed_variable_slot_bytes) the module's together, each at the
+// start of its slot, as the driver packs them.
+void Runtime::place_managed(const ptx::Module& mod, const std::string& path, loader::VariableAddresses& addr, ModuleHandle& handle) {
+    const uint64_t slot = m_cfg.managed_variable_slot_bytes;
+    std::vector<size_t> vars;
+    std::vector<uint64_t> offset(mod.globals.size(), 0);
+    uint64_t packed = 0;
+    for (size_t k = 0; k < mod.globals.size(); ++k) {
+        const auto& v = mod.globals[k];
+        if (!v.is_managed) continue;
+        if (v.is_extern) throw ptx::PtxError(path, v.loc, fmt::format("extern variable '{}' cannot be resolved", v.name));
+        const std::string origin = fmt::format("variable '{}' of {}", v.name, path);
+        handle.symbols[v.name] = {0, v.size_bytes()};
+        if (!slot) {
+            addr[k] = malloc_managed(v.size_bytes(), origin);
+            m_module_managed.insert(addr[k]);
+            handle.symbols[v.name].first = addr[k];
+            continue;
+        }
+        vars.push_back(k);
+        offset[k] = round_up(packed, std::max<uint64_t>(v.align, 1));
+        packed = round_up(offset[k] + std::max<uint64_t>(v.size_bytes(), 1), slot);
+    }
+    if (vars.empty()) return;
+    const ManagedHeap::Block& b = map_managed(packed);
+    m_module_managed.insert(b.base);
+    for (size_t n = 0; n < vars.size(); ++n) {
+        const auto& v = mod.globals[vars[n]];
+        const uint64_t end = n + 1 < vars.size() ? offset[vars[n + 1]] : b.bytes;
+        addr[vars[n]] = b.base + offset[vars[n]];
+        handle.symbols[v.name].first = addr[vars[n]];
+        allocations().add(addr[vars[n]], std::max<uint64_t>(v.size_bytes(), 1), end - offset[vars[n]],
+                          fmt::format("variable '{}' of {}", v.name, path));
+    }
+}
 
 const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& path) {
     check_declared_sizes(mod, path, m_cfg);
@@ -309,15 +349,7 @@ const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& pat
     };
     place(ptx::Space::Global, m_module_next);
     place(ptx::Space::Const, m_const_next);
-    // __managed__ variables live in managed memory, at one address for the program and the GPU.
-    for (size_t k = 0; k < mod.globals.size(); ++k) {
-        const auto& v = mod.globals[k];
-        if (!v.is_managed) continue;
-        if (v.is_extern) throw ptx::PtxError(path, v.loc, fmt::format("extern variable '{}' cannot be resolved", v.name));
-        addr[k] = malloc_managed(v.size_bytes(), fmt::format("variable '{}' of {}", v.name, path));
-        m_module_managed.insert(addr[k]);
-        handle->symbols[v.name] = {addr[k], v.size_bytes()};
-    }
+    place_managed(mod, path, addr, *handle);
     for (size_t k = 0; k < mod.globals.size(); ++k) {
         const auto& v = mod.globals[k];
         if (v.space == ptx::Space::Shared || v.size_bytes() == 0) continue;

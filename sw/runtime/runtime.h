@@ -238,6 +238,10 @@ public:
     };
 
 private:
+    // A block of managed memory mapped for the program and the device (no allocation recorded).
+    const ManagedHeap::Block& map_managed(uint64_t bytes);
+    // Places a module's __managed__ variables (memory.managed_variable_slot_bytes).
+    void place_managed(const ptx::Module& mod, const std::string& path, std::vector<uint64_t>& addr, ModuleHandle& handle);
     struct Stream {
         uint32_t channel = 0;
         uint32_t last = 0;           // channel's submission count after this stream's last command

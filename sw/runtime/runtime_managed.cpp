@@ -7,12 +7,17 @@
 
 namespace gpusim {
 
-DevicePtr Runtime::malloc_managed(uint64_t bytes, const std::string& where) {
+const ManagedHeap::Block& Runtime::map_managed(uint64_t bytes) {
     check_fault();
     if (!m_managed) m_managed = std::make_unique<ManagedHeap>(m_platform->gpu.managed());
     ManagedHeap::Block& b = m_managed->allocate(bytes);
     m_platform->gpu.dram().attach(b.base, b.bytes, b.alias);
     m_platform->host_memory.add_window(b.alias, b.bytes);
+    return b;
+}
+
+DevicePtr Runtime::malloc_managed(uint64_t bytes, const std::string& where) {
+    const ManagedHeap::Block& b = map_managed(bytes);
     allocations().add(b.base, std::max<uint64_t>(bytes, 1), b.bytes, where.empty() ? origin("cudaMallocManaged") : where);
     return b.base;
 }

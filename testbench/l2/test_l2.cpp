@@ -179,14 +179,14 @@ BOOST_AUTO_TEST_CASE(the_window_holds_whole_operations) {
     BOOST_TEST(unit.serve(0xC000, 8, 0, 0) == 288u + 7u * 9u);   // after them, in window 4
 }
 
-// l2.atomic_slices: requests are serialized per slice (addresses taking turns every
-// atomic_slice_bytes), each for atomic_cycles per lane on its busiest word.
+// l2.slices: requests are serialized per slice (addresses taking turns every
+// slice_bytes), each for atomic_cycles per lane on its busiest word.
 BOOST_AUTO_TEST_CASE(atomic_units_per_slice_serialize_a_slice_and_overlap_slices) {
     L2Config c;
     c.atomic_cycles = 1;
     c.window_cycles = 64;
-    c.atomic_slices = 4;
-    c.atomic_slice_bytes = 512;
+    c.slices = 4;
+    c.slice_bytes = 512;
     AtomicUnit unit(c);
     BOOST_TEST(unit.serve(0x0000, 4, 0, 0) == 3u);      // slice 0: 4 passes
     BOOST_TEST(unit.serve(0x0100, 1, 0, 0) == 4u);      // another word, same slice: after them
@@ -194,6 +194,47 @@ BOOST_AUTO_TEST_CASE(atomic_units_per_slice_serialize_a_slice_and_overlap_slices
     BOOST_TEST(unit.serve(0x0800, 1, 0, 0) == 5u);      // 2048 / 512 = 4: slice 0 again
     BOOST_TEST(unit.serve(0x0A00, 2, 0, 0) == 2u);      // slice 1, behind its one pass
     BOOST_TEST(unit.operations() == 9u);
+}
+
+// l2.slice_write_bytes: a slice's write port takes 32 bytes a cycle, accounted per 64-cycle window
+// (2048 bytes); a store waits for room on its own slice only. Reads are not limited here.
+BOOST_AUTO_TEST_CASE(a_slice_write_port_queues_the_stores_of_its_slice) {
+    test::ChipMemory c = small_l2();
+    c.l2.slices = 2;
+    c.l2.slice_bytes = 256;
+    c.l2.slice_write_bytes = 32;
+    MemoryChain chain("l2_ports", c);
+    Probe& sm = chain.sm;
+    for (int k = 0; k < 64; ++k) BOOST_TEST(sm.write(0x0000 + uint64_t(k % 8) * 32, 32, 0) == 30u);   // window 0 fills
+    BOOST_TEST(sm.write(0x0000, 32, 0) == 64u + 30u);         // slice 0: the next window
+    BOOST_TEST(sm.write(0x0100, 32, 0) == 30u);               // slice 1: free
+    BOOST_TEST(sm.write(0x0200, 32, 10) == 54u + 30u);        // slice 0 again (0x200 / 256 = 2)
+    BOOST_TEST(sm.read(0x0800, 128, 0) == 230u);              // the read port is not limited
+    nlohmann::json stats = test::unit_stats(chain.l2);
+    BOOST_TEST(stats["slice_write_wait_cycles"]["value"].get<double>() == 64.0 + 54.0);
+}
+
+// l2.write_back: a store leaves its line dirty and device memory sees nothing; the line's bytes go
+// to device memory when it is evicted. A read that evicts does not wait for the write-back; a
+// store that evicts is acknowledged once device memory has taken the line.
+BOOST_AUTO_TEST_CASE(write_back_sends_dirty_lines_to_memory_when_evicted) {
+    test::ChipMemory c = small_l2();   // 8 sets of 4 ways: 0x000, 0x400, 0x800 ... share set 0
+    c.l2.write_back = true;
+    MemoryChain chain("l2_wb", c);
+    Probe& sm = chain.sm;
+    BOOST_TEST(sm.write(0x0000, 128, 0) == 30u);
+    BOOST_TEST(sm.write(0x0000, 128, 100) == 30u);
+    for (uint64_t k = 1; k <= 3; ++k) BOOST_TEST(sm.read(k * 0x400, 128, k * 1000) == 230u);
+    BOOST_TEST(sm.read(0x1000, 128, 4000) == 230u);            // evicts 0x000 (dirty): written back, not waited for
+    BOOST_TEST(sm.write(0x0400, 128, 5000) == 30u);            // a clean line made dirty
+    BOOST_TEST(sm.write(0x1800, 128, 6000) == 30u);            // evicts 0x800, clean
+    BOOST_TEST(sm.write(0x1C00, 128, 7000) == 30u);            // evicts 0xC00, clean
+    BOOST_TEST(sm.write(0x2000, 128, 8000) == 30u);            // evicts 0x1000, clean
+    BOOST_TEST(sm.write(0x2400, 128, 9000) == 30u + 200u);     // evicts 0x400, dirty: waits for device memory
+    nlohmann::json stats = test::unit_stats(chain.l2), mem = test::unit_stats(chain.dram);
+    BOOST_TEST(stats["write_backs"]["value"].get<double>() == 2.0);
+    BOOST_TEST(mem["write_bytes"]["value"].get<double>() == 256.0);
+    BOOST_TEST(mem["read_bytes"]["value"].get<double>() == 4.0 * 128.0);
 }
 
 namespace {

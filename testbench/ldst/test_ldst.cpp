@@ -118,6 +118,44 @@ BOOST_AUTO_TEST_CASE(cc90_moves_sectors_and_passes_once_per_line) {
     BOOST_TEST(int(coalescing_rule("cc90")) == int(CoalescingRule::Cc90));
 }
 
+// memory.store_bytes_per_cycle: a store holds the LD/ST pipe until its sectors have left the SM;
+// a load of the same lines passes once per line (cc90).
+BOOST_AUTO_TEST_CASE(a_store_passes_the_pipe_for_as_long_as_its_bytes_take_to_leave) {
+    LdstConfig c = fermi_like();
+    c.coalescing = "cc90";
+    c.store_bytes_per_cycle = 32;
+    LdstBench bench("ldst_store_port", c);
+    auto wide = strided(16, 0x20000);                          // 16 bytes a lane: 512 bytes, 4 lines, 16 sectors
+    BOOST_TEST(bench.ldst.access(wide.data(), ~0u, 16, Kind::Write, false).passes == 16u);
+    BOOST_TEST(bench.ldst.access(wide.data(), ~0u, 16, Kind::Read, false).passes == 4u);
+    auto half = strided(4, 0x30000);
+    BOOST_TEST(bench.ldst.access(half.data(), 0xFFFFu, 4, Kind::Write, false).passes == 2u);   // 64 bytes
+}
+
+// l1.cache_operators: a load whose cache operator bypasses the L1 (.cg, strong loads) goes to the
+// L2 every time and leaves no line behind; without the key it is cached as any global load.
+BOOST_AUTO_TEST_CASE(loads_past_the_l1_reach_the_l2_every_time) {
+    LdstConfig c = fermi_like();
+    c.coalescing = "cc90";
+    c.transaction_cycles = 0;
+    c.l1_cache_operators = true;
+    LdstBench bench("ldst_bypass", c);
+    auto unit = strided(4, 0x40000);
+    bench.ldst.set_now(0);
+    BOOST_TEST(bench.ldst.access(unit.data(), ~0u, 4, Kind::Read, false, true).latency == 100u);
+    bench.ldst.set_now(1000);
+    BOOST_TEST(bench.ldst.access(unit.data(), ~0u, 4, Kind::Read, false, true).latency == 100u);
+    BOOST_TEST(bench.target.seen.size() == 8u);                // 4 sectors each time
+    BOOST_TEST(bench.ldst.access(unit.data(), ~0u, 4, Kind::Read, false).latency == 100u);   // cached: a miss, then hits
+    bench.ldst.set_now(2000);
+    BOOST_TEST(bench.ldst.access(unit.data(), ~0u, 4, Kind::Read, false).latency == 20u);
+    c.l1_cache_operators = false;
+    LdstBench plain("ldst_no_bypass", c);
+    plain.ldst.access(unit.data(), ~0u, 4, Kind::Read, false, true);
+    plain.ldst.set_now(1000);
+    BOOST_TEST(plain.ldst.access(unit.data(), ~0u, 4, Kind::Read, false, true).latency == 20u);
+}
+
 BOOST_AUTO_TEST_CASE(the_ldst_unit_sends_its_coalesced_transactions_through_its_socket) {
     LdstConfig c = fermi_like();
     LdstBench bench("ldst_socket", c);

@@ -196,6 +196,21 @@ BOOST_AUTO_TEST_CASE(scoreboard_map_lists_what_each_instruction_waits_on) {
         BOOST_TEST(entries(find(frame)).empty());
         BOOST_TEST(map.waits_for_all_rows(find(frame)));
     }
+
+    // sm.drain_stores: the kernel's own ret (its exit) waits for the warp's memory accesses as a
+    // fence does; the function's ret, a return, does not.
+    ScoreboardMap drained;
+    drained.build(*kernel, true);
+    BOOST_REQUIRE(kernel->functions.size() == 2u);
+    int exits_seen = 0, returns_seen = 0;
+    for (uint32_t pc = 0; pc < kernel->code.size(); ++pc) {
+        if (kernel->text[pc].rfind("ret", 0) != 0) continue;
+        const bool exits = pc < kernel->functions[1].entry_pc;
+        ++(exits ? exits_seen : returns_seen);
+        BOOST_TEST(std::vector<uint32_t>(drained.begin(pc), drained.end(pc)) == (exits ? List{map.memory()} : List{}));
+    }
+    BOOST_TEST(exits_seen >= 1);
+    BOOST_TEST(returns_seen >= 1);
 }
 
 // cp.async moves its bytes at issue, but cp.async.wait_all holds the warp until the copy's global
