@@ -107,8 +107,10 @@ if(GPUSIM_NVCC)
 endif()
 # On the hopper-h100 config (loads hoisted, registers from liveness, grids paced), in timing mode:
 # programs of shared memory, warp shuffles, atomics, CUB and cooperative groups print what the
-# H100 printed.
-set(hopper_apps reduction_templates scan transpose cub_block histogram bitonic_sort lud)
+# H100 printed; so do the runtime's answers as an H100 (every device attribute, device
+# selection by properties) and managed memory with its packed __managed__ variables, with no
+# GPUSIM_SET.
+set(hopper_apps reduction_templates scan transpose cub_block histogram bitonic_sort lud attribute_codes device_select managed_memory)
 if(GPUSIM_SANITIZE)
   set(hopper_apps reduction_templates scan lud)   # the new paths under the sanitizers, in less time
 endif()

@@ -8,6 +8,8 @@ set(check_cases
   "read_past_end_memcheck|4|faults_read_past_end.json|--memcheck|kernel 'read_past_end' faulted: block \\(0,0,0\\) thread \\(100,0,0\\) \\(warp 3, lane 4\\): 'ld.global.f32' ${at}: global read of 4 bytes at address 0x[0-9a-f]+ \\(outside its allocation, found by memcheck\\): 0 bytes past the end of buffer 'a' \\(400 bytes, cudaMalloc #1\\)"
   "write_far|4|faults_write_far.json||'st.global.u32' ${at}: global write of 4 bytes at address 0x[0-9a-f]+ \\(address is not mapped\\): 4096 bytes past the end of buffer 'a' \\(16 MiB, cudaMalloc #1\\)"
   "write_before|4|faults_write_before.json||global write of 4 bytes at address 0x[0-9a-f]+ \\(address is not mapped\\): 1024 bytes before buffer 'J' \\(16 MiB, cudaMalloc #1\\)"
+  "write_before_driver_layout|0|faults_write_before.json|--config|hopper-h100|PASS   faults_write_before"
+  "write_before_driver_layout_memcheck|4|faults_write_before.json|--config|hopper-h100|--memcheck|global write of 4 bytes at address 0x[0-9a-f]+ \\(outside its allocation, found by memcheck\\): 1024 bytes before buffer 'J' \\(16 MiB, cudaMalloc #1\\)"
   "misaligned|4|faults_misaligned.json||'st.global.u32' ${at}: global write of 4 bytes at address 0x[0-9a-f]*2 \\(misaligned address\\)"
   "null|4|faults_null.json||global write of 4 bytes at address 0x0 \\(address is not mapped\\): a null pointer, or an offset from one"
   "stack_overflow|4|faults_stack_overflow.json||'call.uni' ${at} in function '_Z5depthiPVi': stack overflow calling '_Z5depthiPVi' at call depth [0-9]+"

@@ -2,8 +2,12 @@
 // __managed__ variables get, as offsets from the first of each kind, so that the model's layout
 // can follow the driver's (issue 40). Run on the GPU machine; its output is kept beside it
 // (driver_layout.h100.txt). A kernel touches both managed variables, so they are checked to work.
+// With an argument, `driver_layout OFFSET` instead makes one 1 MiB cudaMalloc (a process's first)
+// and reads the word OFFSET bytes from its start (negative: before it) in a kernel: it prints
+// whether the read faulted, which tells what the driver maps around the first allocation.
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cuda_runtime.h>
 
 __managed__ int g_first;
@@ -22,7 +26,22 @@ static void show(const char* what, const void* base, const void* p) {
                 double(off) / 1048576.0, int(reinterpret_cast<uintptr_t>(p) % (2u << 20) == 0));
 }
 
-int main() {
+__global__ void read_at(const unsigned* p, long long offset, unsigned* out) {
+    *out = *reinterpret_cast<const unsigned*>(reinterpret_cast<const char*>(p) + offset);
+}
+
+static int probe_offset(long long offset) {
+    unsigned *p = nullptr, *out = nullptr;
+    if (cudaMalloc(&p, size_t(1) << 20) != cudaSuccess || cudaMallocHost(&out, sizeof(unsigned)) != cudaSuccess) return 2;
+    read_at<<<1, 1>>>(p, offset, out);
+    const cudaError_t e = cudaDeviceSynchronize();
+    std::printf("read at %+lld (%+.4f MiB) from the first allocation: %s\n", offset, double(offset) / 1048576.0,
+                e == cudaSuccess ? "no fault" : cudaGetErrorName(e));
+    return 0;
+}
+
+int main(int argc, char** argv) {
+    if (argc > 1) return probe_offset(std::atoll(argv[1]));
     void* d[6] = {};
     const size_t dev_sizes[6] = {size_t(1) << 20, 4, 4096, 100000, size_t(3) << 20, size_t(64) << 20};
     for (int k = 0; k < 6; ++k) cudaMalloc(&d[k], dev_sizes[k]);

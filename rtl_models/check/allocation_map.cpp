@@ -42,6 +42,13 @@ const AllocationMap::Allocation* AllocationMap::containing(uint64_t addr) const 
     return addr < it->second.base + it->second.mapped ? &it->second : nullptr;
 }
 
+bool AllocationMap::in_heap_range(uint64_t addr) const {
+    auto it = m_heap_ranges.upper_bound(addr);
+    if (it == m_heap_ranges.begin()) return false;
+    --it;
+    return addr < it->first + it->second;
+}
+
 std::string AllocationMap::describe(const Allocation& a) {
     if (a.name.empty()) return fmt::format("{} ({})", a.origin, size_text(a.bytes));
     return fmt::format("buffer '{}' ({}, {})", a.name, size_text(a.bytes), a.origin);

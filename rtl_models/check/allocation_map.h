@@ -47,19 +47,30 @@ public:
     // "at offset 8 of ...", "4 bytes past the end of ..."; empty when nothing is allocated.
     std::string locate(uint64_t addr) const;
 
+    // Device memory the heap maps around its allocations (the driver's layout,
+    // sw/runtime/device_heap.h): an access there that lies in no allocation is out of bounds.
+    void add_heap_range(uint64_t base, uint64_t bytes) { m_heap_ranges[base] = bytes; }
+    void remove_heap_range(uint64_t base) { m_heap_ranges.erase(base); }
+
     // --memcheck: throws AccessFault when [addr, addr + size) lies in the pages of an allocation
-    // but reaches past the bytes it asked for. Addresses in no allocation's pages are left to the
-    // memory system, which faults on unmapped ones.
+    // but reaches past the bytes it asked for, or lies in a heap range outside every allocation.
+    // Other addresses in no allocation's pages are left to the memory system, which faults on
+    // unmapped ones.
     void check(uint64_t addr, uint32_t size, bool write) const {
         const Allocation* a = m_last.load(std::memory_order_relaxed);
         if (!a || addr < a->base || addr >= a->base + a->mapped) a = containing(addr);
-        if (!a) return;
+        if (!a) {
+            if (!m_heap_ranges.empty() && in_heap_range(addr)) out_of_bounds(addr, size, write);
+            return;
+        }
         m_last.store(a, std::memory_order_relaxed);
         if (addr + size > a->base + a->bytes) out_of_bounds(addr, size, write);
     }
 
 private:
     std::map<uint64_t, Allocation> m_by_base;
+    std::map<uint64_t, uint64_t> m_heap_ranges;   // base -> bytes
+    bool in_heap_range(uint64_t addr) const;
     // The allocation the last check found (SMs on host threads share it; any value is a valid guess).
     mutable std::atomic<const Allocation*> m_last{nullptr};
 

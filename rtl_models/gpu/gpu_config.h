@@ -61,6 +61,13 @@ struct GpuConfig {
     double managed_fault_ns = 0;           // timing mode: a page fault's latency (0 with managed_page_ns 0: not charged)
     double managed_page_ns = 0;            // timing mode: the driver's work per faulted page, serialized
     uint64_t managed_variable_slot_bytes = 0;   // a module's __managed__ variables packed in slots (0: apart)
+    // Where cudaMalloc puts allocations (sw/runtime/device_heap.h): chunks shared by small ones
+    // (0: pages of their own with guard pages), the alignment within a chunk, and the mapped
+    // window around the first chunk.
+    uint64_t allocation_chunk_bytes = 0;
+    uint64_t allocation_align_bytes = 256;
+    uint64_t heap_mapped_before_bytes = 0;
+    uint64_t heap_mapped_after_bytes = 0;
     SmConfig sm;
     L2Config l2;                     // timing mode: the chip's L2 and atomic unit
     DramConfig dram;                 // timing mode: the device memory controllers

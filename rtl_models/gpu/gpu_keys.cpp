@@ -107,6 +107,18 @@ void declare_memory_keys(ConfigSection<GpuConfig>& s) {
           "share one managed allocation, each at the start of a slot of a multiple of this many bytes, as the driver packs "
           "them (so a kernel that touches two of them faults one page). 0: each variable is an allocation of its "
           "own.").or_default(0);
+    s.key("allocation_chunk_bytes", &C::allocation_chunk_bytes, "bytes", "cudaMalloc's layout, as the driver's: allocations "
+          "smaller than this share chunks of this size, one after another at multiples of `memory.allocation_align_bytes`; a "
+          "larger one takes whole chunks of its own (sw/runtime/device_heap.h). Reads past an allocation within its chunk "
+          "do not fault. 0: each allocation in pages of its own (`SparseStore` pages, 64 KiB) followed by an unmapped guard "
+          "page. --memcheck checks exact bounds either way.").or_default(0);
+    s.key("allocation_align_bytes", &C::allocation_align_bytes, "bytes", "Alignment of an allocation within a shared chunk "
+          "(`memory.allocation_chunk_bytes`).").at_least(1).or_default(256);
+    s.key("heap_mapped_before_bytes", &C::heap_mapped_before_bytes, "bytes", "With `memory.allocation_chunk_bytes`: device "
+          "memory mapped before the first chunk, where the driver's own mappings lie, so reads a little before the first "
+          "allocation do not fault.").or_default(0);
+    s.key("heap_mapped_after_bytes", &C::heap_mapped_after_bytes, "bytes", "With `memory.allocation_chunk_bytes`: device "
+          "memory mapped from the first chunk's start on, whether allocated or not.").or_default(0);
 }
 
 void declare_pcie_keys(ConfigSection<PcieConfig>& s) {

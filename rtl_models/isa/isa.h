@@ -88,6 +88,8 @@ constexpr uint8_t kAtomAggregated = 16;
 // A global load that its cache operator (.cg, .cv) or its strength (.volatile; .relaxed or .acquire
 // at gpu or system scope) sends past the L1 to the L2 (timing under l1.cache_operators).
 constexpr uint8_t kLoadBypassesL1 = 32;
+// An atom or red whose operation is an add (of any type), as its decoding found it.
+constexpr uint8_t kAtomAdd = 64;
 
 // The address of a memory instruction's lane whose address register holds `base`.
 inline uint64_t effective_address(uint64_t base, const Inst& in) {

@@ -31,6 +31,7 @@ void L2Cache::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) 
 // Whether a managed page moves to the device now. The L2 runs in SMs' turns, which may overlap
 // other SMs asking for regions apart (Sm::get_dmi, which touches pages too).
 bool L2Cache::touch_managed(uint64_t addr) {
+    if (!memory_map::in_managed_window(addr)) return false;
     std::lock_guard<std::mutex> lock(memory_map_lock());
     return m_managed->device_touch(addr);
 }
@@ -38,14 +39,13 @@ bool L2Cache::touch_managed(uint64_t addr) {
 // The SMs' functional path may have moved the page already (its direct access touches pages): the
 // fault it left is taken here, once.
 void L2Cache::charge_managed(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    if (!memory_map::in_managed_window(p.get_address())) return;
     const uint64_t bytes = m_managed->page_bytes();
     const uint64_t page = p.get_address() / bytes * bytes;
-    ManagedPages::Fault fault;
+    ManagedPages::Fault fault = ManagedPages::Fault::None;
     {
         std::lock_guard<std::mutex> lock(memory_map_lock());
-        if (!m_managed->contains(page)) return;
-        m_managed->device_touch(page);
-        fault = m_managed->take_fault(page);
+        if (!m_managed->device_fault(page, fault)) return;
     }
     const uint64_t at = m_clock.cycle_at(delay);
     if (fault == ManagedPages::Fault::None) {

@@ -501,7 +501,8 @@ OpChoice select_memory_op(const OpSpec& s) {
     const bool bypass = op == "ld" && (s.has("cg") || s.has("cv") || s.has("volatile") ||
                                        ((s.has("relaxed") || s.has("acquire")) && wide_scope));
     c.aux = uint8_t((strong ? kOrderStrong : 0) | (release ? kOrderRelease : 0) | (commutes ? kAtomCommutes : 0) |
-                    (acquire ? kOrderAcquire : 0) | (bypass ? kLoadBypassesL1 : 0));
+                    (acquire ? kOrderAcquire : 0) | (bypass ? kLoadBypassesL1 : 0) |
+                    ((op == "atom" || op == "red") && s.has("add") ? kAtomAdd : 0));
     if (op == "cvta") {
         // Kernel parameters have no generic address in the model (__grid_constant__ takes one).
         if (c.space == MemSpace::Param) {

@@ -57,11 +57,11 @@ std::vector<bool> warp_uniform_keys(const KernelImage& img) {
     return uniform;
 }
 
-bool integer_add(const KernelImage& img, const Inst& in) {
-    if (in.op_class != OpClass::Memory || !(in.dest_flags & kMemAtomic) || !(in.aux & kAtomCommutes)) return false;
-    if (in.space != MemSpace::Global && in.space != MemSpace::Generic) return false;
-    const std::string& text = img.text[in.text_index];
-    return text.find(".add") != std::string::npos;
+// kAtomCommutes marks the integer operations; kAtomAdd the adds.
+bool integer_add(const Inst& in) {
+    if (in.op_class != OpClass::Memory || !(in.dest_flags & kMemAtomic)) return false;
+    if ((in.aux & (kAtomCommutes | kAtomAdd)) != (kAtomCommutes | kAtomAdd)) return false;
+    return in.space == MemSpace::Global || in.space == MemSpace::Generic;
 }
 
 } // namespace
@@ -69,14 +69,14 @@ bool integer_add(const KernelImage& img, const Inst& in) {
 void mark_aggregated_atomics(KernelImage& img) {
     if (img.functions.size() != 1 || !img.calls.empty()) return;
     bool any = false;
-    for (const Inst& in : img.code) any |= integer_add(img, in);
+    for (const Inst& in : img.code) any |= integer_add(in);
     if (!any) return;
     const std::vector<bool> uniform = warp_uniform_keys(img);
     std::vector<bool> read(img.num_regs, false);
     for (const Inst& in : img.code) for_each_key_read(img, in, [&](int64_t k) { if (k < int64_t(img.num_regs)) read[size_t(k)] = true; });
     auto same = [&](Row r) { return r < 0 || (r != kNoRow && uniform[size_t(r)]); };
     for (Inst& in : img.code) {
-        if (!integer_add(img, in) || !(in.a == kNoRow || same(in.a)) || in.b == kNoRow) continue;
+        if (!integer_add(in) || !(in.a == kNoRow || same(in.a)) || in.b == kNoRow) continue;
         // A uniform operand: one lane adds it times the active lanes, and each lane's result is a
         // prefix of that. A varying one whose results nobody reads: one lane adds the warp's sum
         // (a REDUX). Whatever the active lanes (a guard, divergence): one of them does it.

@@ -51,10 +51,20 @@ loader::ScheduleLatencies schedule_latencies(const TimingConfig& t) {
     lat.constant = issue + t.ccache.cache.latency;
     return lat;
 }
+
+HeapLayout heap_layout(const GpuConfig& cfg) {
+    HeapLayout h;
+    h.page = kPage;
+    h.chunk = cfg.allocation_chunk_bytes;
+    h.align = cfg.allocation_align_bytes;
+    h.mapped_before = cfg.heap_mapped_before_bytes;
+    h.mapped_after = cfg.heap_mapped_after_bytes;
+    return h;
+}
 } // namespace
 
 Runtime::Runtime(const GpuConfig& cfg, const VcdOptions& vcd)
-    : m_cfg(cfg), m_heap_next(memory_map::kHeapBase), m_module_next(memory_map::kModuleDataBase),
+    : m_cfg(cfg), m_heap(memory_map::kHeapBase, heap_layout(cfg)), m_module_next(memory_map::kModuleDataBase),
       m_const_next(memory_map::kConstBase) {
     if (!vcd.path.empty() && !m_cfg.sm.timing.enabled)
         throw RuntimeError(fmt::format("{}: a waveform records the timing model's signals: run in timing mode "
@@ -121,16 +131,18 @@ void Runtime::name_allocation(DevicePtr p, const std::string& name) { allocation
 
 DevicePtr Runtime::malloc(uint64_t bytes, const char* api) {
     if (bytes == 0) bytes = 1;
-    uint64_t size = round_up(bytes, kPage);
     const uint64_t used = bytes_allocated();
-    if (used + size > m_cfg.memory_bytes)
+    if (used + m_heap.reserved(bytes) > m_cfg.memory_bytes)
         throw RuntimeError(fmt::format("out of device memory: {} bytes requested, {} of {} in use", bytes, used, m_cfg.memory_bytes),
                            Error::MemoryAllocation);
-    DevicePtr p = map_region(m_heap_next, size);
-    m_allocations[p] = size;
-    allocations().add(p, bytes, size, origin(api));
-    m_heap_next += size + kPage;  // a guard page between allocations
-    return p;
+    const DeviceHeap::Placement at = m_heap.place(bytes);
+    for (const auto& [base, size] : at.map) {
+        map_region(base, size);
+        if (m_cfg.allocation_chunk_bytes) allocations().add_heap_range(base, size);
+    }
+    m_allocations[at.addr] = at.reserved;
+    allocations().add(at.addr, bytes, at.reserved, origin(api));
+    return at.addr;
 }
 
 void Runtime::free(DevicePtr p) {
@@ -153,9 +165,12 @@ void Runtime::unmap_allocation(DevicePtr p) {
     auto it = m_allocations.find(p);
     if (it == m_allocations.end()) return;   // freed already (a device reset)
     HostPort& cpu = m_platform->cpu;
-    cpu.write64(reg::kMapBaseLo, p);
-    cpu.write64(reg::kMapSizeLo, it->second);
-    cpu.write32(reg::kMapCmd, 2);
+    for (const auto& [base, size] : m_heap.release(p)) {
+        allocations().remove_heap_range(base);
+        cpu.write64(reg::kMapBaseLo, base);
+        cpu.write64(reg::kMapSizeLo, size);
+        cpu.write32(reg::kMapCmd, 2);
+    }
     m_allocations.erase(it);
     allocations().remove(p);
 }

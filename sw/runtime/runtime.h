@@ -23,6 +23,7 @@
 #include "trace/vcd_recorder.h"
 #include "ptx/ast.h"
 #include "runtime/errors.h"
+#include "runtime/device_heap.h"
 #include "runtime/managed_heap.h"
 
 namespace gpusim {
@@ -269,14 +270,14 @@ private:
     GpuConfig m_cfg;
     std::unique_ptr<Platform> m_platform;
     uint32_t m_channels = 1;
-    std::map<DevicePtr, uint64_t> m_allocations;        // base -> mapped bytes
+    std::map<DevicePtr, uint64_t> m_allocations;        // base -> reserved bytes
     struct Pinned {
         uint64_t bytes = 0;
         bool owned = false;          // allocated by malloc_host (else registered)
         uint32_t flags = 0;
     };
     std::map<uintptr_t, Pinned> m_pinned;               // by base address
-    DevicePtr m_heap_next;
+    DeviceHeap m_heap;                                  // where cudaMalloc's allocations go
     DevicePtr m_module_next;
     DevicePtr m_const_next;
     std::vector<std::unique_ptr<ModuleHandle>> m_modules;

@@ -10,6 +10,7 @@
 #include "dram/dram_controller.h"
 #include "l2/atomic_unit.h"
 #include "l2/l2_cache.h"
+#include "protocol/memory_map.h"
 
 using namespace gpusim;
 using gpusim::test::Probe;
@@ -265,7 +266,7 @@ BOOST_AUTO_TEST_CASE(managed_page_faults_are_served_one_page_after_another) {
     SlowHost host("l2_fault_host", sc_core::sc_time(500 * c.l2.cycle_ns, sc_core::SC_NS));
     chain.l2.sysmem.bind(host.socket);
     ManagedPages pages(65536);
-    const uint64_t base = 0x4000'0000;
+    const uint64_t base = memory_map::kManagedBase;   // the L2 looks for faults in the managed window only
     pages.add(base, 4 * 65536);
     chain.l2.set_managed(&pages);
     Probe& sm = chain.sm;

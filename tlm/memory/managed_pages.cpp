@@ -12,20 +12,43 @@ void ManagedPages::add(uint64_t base, uint64_t bytes) {
 
 void ManagedPages::remove(uint64_t base) { m_ranges.erase(base); }
 
-const ManagedPages::Where* ManagedPages::find(uint64_t addr) const {
+const ManagedPages::Range* ManagedPages::range_of(uint64_t addr, size_t& page) const {
     auto it = m_ranges.upper_bound(addr);
     if (it == m_ranges.begin()) return nullptr;
     --it;
-    return addr - it->first < it->second.bytes ? &it->second.pages[(addr - it->first) / m_page] : nullptr;
+    if (addr - it->first >= it->second.bytes) return nullptr;
+    page = size_t((addr - it->first) / m_page);
+    return &it->second;
+}
+
+const ManagedPages::Where* ManagedPages::find(uint64_t addr) const {
+    size_t k = 0;
+    const Range* r = range_of(addr, k);
+    return r ? &r->pages[k] : nullptr;
 }
 
 ManagedPages::Where* ManagedPages::slot(uint64_t addr) { return const_cast<Where*>(find(addr)); }
 
 ManagedPages::Fault* ManagedPages::fault_slot(uint64_t addr) {
-    auto it = m_ranges.upper_bound(addr);
-    if (it == m_ranges.begin()) return nullptr;
-    --it;
-    return addr - it->first < it->second.bytes ? &it->second.faults[(addr - it->first) / m_page] : nullptr;
+    size_t k = 0;
+    const Range* r = range_of(addr, k);
+    return r ? const_cast<Fault*>(&r->faults[k]) : nullptr;
+}
+
+bool ManagedPages::device_fault(uint64_t addr, Fault& fault) {
+    size_t k = 0;
+    Range* r = const_cast<Range*>(range_of(addr, k));
+    if (!r) return false;
+    if (r->pages[k] != Where::Device) {
+        const bool migrates = r->pages[k] == Where::Host;
+        ++(migrates ? m_to_device : m_first_touch_device);
+        r->pages[k] = Where::Device;
+        r->faults[k] = migrates ? Fault::Migration : Fault::FirstTouch;
+        move(addr / m_page * m_page, Where::Device);
+    }
+    fault = r->faults[k];
+    r->faults[k] = Fault::None;
+    return true;
 }
 
 ManagedPages::Fault ManagedPages::take_fault(uint64_t addr) {

@@ -43,6 +43,9 @@ public:
     // and clears it. A prefetch leaves none (the copy engine carries it).
     enum class Fault : uint8_t { None, FirstTouch, Migration };
     Fault take_fault(uint64_t addr);
+    // device_touch and take_fault in one lookup, for the timing model's every request: false when
+    // addr is not managed memory.
+    bool device_fault(uint64_t addr, Fault& fault);
     // cudaMemPrefetchAsync: every page of the range moves; returns how many had to.
     uint64_t prefetch(uint64_t base, uint64_t bytes, bool to_device);
     // Pages the host took back since the last call (their device copies are stale).
@@ -67,6 +70,8 @@ private:
     uint64_t m_first_touch_device = 0, m_first_touch_host = 0;
     uint64_t m_to_device = 0, m_to_host = 0, m_prefetched_to_device = 0, m_prefetched_to_host = 0;
 
+    // The range holding addr and the index of its page there, or nullptr.
+    const Range* range_of(uint64_t addr, size_t& page) const;
     const Where* find(uint64_t addr) const;
     Where* slot(uint64_t addr);
     Fault* fault_slot(uint64_t addr);
