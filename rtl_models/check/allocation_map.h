@@ -37,7 +37,11 @@ public:
 
     void add(uint64_t base, uint64_t bytes, uint64_t mapped, std::string origin);
     void remove(uint64_t base);
-    void clear() { m_by_base.clear(); m_last = nullptr; }
+    void clear() {
+        m_by_base.clear();
+        m_heap_ranges.clear();
+        m_last = nullptr;
+    }
     void name(uint64_t base, const std::string& name);
     const Allocation* find(uint64_t base) const;
 

@@ -1,5 +1,7 @@
 #include "gpu/gpu_config.h"
 
+#include "memory/sparse_store.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -143,6 +145,15 @@ void check_sources(const json& sources, std::vector<std::string>& problems) {
 } // namespace
 
 void derive_values(GpuConfig& c) {
+    // Keys that mean something only together.
+    if ((c.l2.slice_read_bytes > 0 || c.l2.slice_write_bytes > 0) && c.l2.slices == 0)
+        throw std::runtime_error("invalid config: l2.slice_read_bytes and l2.slice_write_bytes need l2.slices (the slices whose ports they are)");
+    for (const auto& [key, bytes] : {std::pair<const char*, uint64_t>{"memory.allocation_chunk_bytes", c.allocation_chunk_bytes},
+                                     {"memory.heap_mapped_before_bytes", c.heap_mapped_before_bytes},
+                                     {"memory.heap_mapped_after_bytes", c.heap_mapped_after_bytes}})
+        if (bytes % SparseStore::kPageSize)
+            throw std::runtime_error(fmt::format("invalid config: {} must be a multiple of the page table's {} bytes, got {}", key,
+                                                 SparseStore::kPageSize, bytes));
     LdstConfig& ldst = c.sm.timing.ldst;
     DramConfig& dram = c.dram;
     dram.cycle_ns = ldst.cycle_ns = c.l2.cycle_ns = c.cycle_ns();

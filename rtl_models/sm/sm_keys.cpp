@@ -31,7 +31,7 @@ void declare_keys(ConfigSection<SmConfig>& s) {
           "operation, as ptxas aggregates it: one lane adds the warp's sum. Results are unchanged; the key moves cycles. "
           "`false` times every lane's operation.").or_default(false);
     s.key("drain_stores", &C::drain_stores, "", "Timing mode: a warp's exit (`exit`, or `ret` in the kernel's body) waits "
-          "until the L2 has acknowledged its stores and atomics, as a fence does, so a kernel lasts until its writes have "
+          "until its memory accesses have completed (the L2's acknowledgements of its stores and atomics among them), as a fence does, so a kernel lasts until its writes have "
           "landed and the L2's write ports (`l2.slice_write_bytes`) bound a stream of stores. `false`: stores are posted and "
           "a warp exits at once.").or_default(false);
     s.key("shared_bytes", &C::shared_bytes, "bytes", "Shared memory per SM (occupancy).");

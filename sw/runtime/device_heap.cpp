@@ -28,6 +28,7 @@ DeviceHeap::Placement DeviceHeap::place(uint64_t bytes) {
         p.addr = chunk;
     } else {
         if (!m_open || m_open_next + p.reserved > m_open + m_layout.chunk) {
+            if (m_open && m_chunks[m_open].live == 0) drop_chunk(m_open, p.unmap);   // all freed while open
             m_open = new_chunk(m_layout.chunk, p.map);
             m_open_next = m_open;
         }
@@ -68,14 +69,20 @@ std::vector<DeviceHeap::Range> DeviceHeap::release(uint64_t addr) {
     const uint64_t start = owner->second;
     m_owner.erase(owner);
     auto c = m_chunks.find(start);
+    // The chunk small allocations come from stays until another takes its place (place()).
     if (c == m_chunks.end() || --c->second.live > 0 || start == m_open) return unmap;
+    drop_chunk(start, unmap);
+    return unmap;
+}
+
+void DeviceHeap::drop_chunk(uint64_t start, std::vector<Range>& unmap) {
+    auto c = m_chunks.find(start);
     const uint64_t end = start + c->second.bytes;
     if (end > m_window_end) {
         const uint64_t from = start < m_window_end ? m_window_end : start;
         unmap.push_back({from, end - from});
     }
     m_chunks.erase(c);
-    return unmap;
 }
 
 } // namespace gpusim

@@ -35,6 +35,7 @@ public:
         uint64_t addr = 0;
         uint64_t reserved = 0;     // bytes the allocation holds (its size, rounded)
         std::vector<Range> map;    // ranges to map before the allocation is used
+        std::vector<Range> unmap;  // ranges to unmap: the chunk small ones came from, left empty
     };
     Placement place(uint64_t bytes);
     // The bytes an allocation of `bytes` would hold (its size, rounded).
@@ -55,6 +56,8 @@ private:
     std::map<uint64_t, uint64_t> m_owner;   // allocation -> its chunk (pages: its reserved bytes)
 
     uint64_t new_chunk(uint64_t bytes, std::vector<Range>& map);
+    // The part of the chunk at `start` beyond the window, forgotten (it holds no allocation).
+    void drop_chunk(uint64_t start, std::vector<Range>& unmap);
 };
 
 } // namespace gpusim

@@ -136,6 +136,7 @@ DevicePtr Runtime::malloc(uint64_t bytes, const char* api) {
         throw RuntimeError(fmt::format("out of device memory: {} bytes requested, {} of {} in use", bytes, used, m_cfg.memory_bytes),
                            Error::MemoryAllocation);
     const DeviceHeap::Placement at = m_heap.place(bytes);
+    for (const auto& [base, size] : at.unmap) unmap_region(base, size);
     for (const auto& [base, size] : at.map) {
         map_region(base, size);
         if (m_cfg.allocation_chunk_bytes) allocations().add_heap_range(base, size);
@@ -161,16 +162,18 @@ void Runtime::free(DevicePtr p) {
     unmap_allocation(p);
 }
 
+void Runtime::unmap_region(DevicePtr base, uint64_t bytes) {
+    allocations().remove_heap_range(base);
+    HostPort& cpu = m_platform->cpu;
+    cpu.write64(reg::kMapBaseLo, base);
+    cpu.write64(reg::kMapSizeLo, bytes);
+    cpu.write32(reg::kMapCmd, 2);
+}
+
 void Runtime::unmap_allocation(DevicePtr p) {
     auto it = m_allocations.find(p);
     if (it == m_allocations.end()) return;   // freed already (a device reset)
-    HostPort& cpu = m_platform->cpu;
-    for (const auto& [base, size] : m_heap.release(p)) {
-        allocations().remove_heap_range(base);
-        cpu.write64(reg::kMapBaseLo, base);
-        cpu.write64(reg::kMapSizeLo, size);
-        cpu.write32(reg::kMapCmd, 2);
-    }
+    for (const auto& [base, size] : m_heap.release(p)) unmap_region(base, size);
     m_allocations.erase(it);
     allocations().remove(p);
 }

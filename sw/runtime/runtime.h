@@ -239,6 +239,8 @@ public:
     };
 
 private:
+    // Unmaps device memory the heap no longer uses (and forgets it as a heap range).
+    void unmap_region(DevicePtr base, uint64_t bytes);
     // A block of managed memory mapped for the program and the device (no allocation recorded).
     const ManagedHeap::Block& map_managed(uint64_t bytes);
     // Places a module's __managed__ variables (memory.managed_variable_slot_bytes).

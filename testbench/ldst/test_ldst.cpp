@@ -130,6 +130,9 @@ BOOST_AUTO_TEST_CASE(a_store_passes_the_pipe_for_as_long_as_its_bytes_take_to_le
     BOOST_TEST(bench.ldst.access(wide.data(), ~0u, 16, Kind::Read, false).passes == 4u);
     auto half = strided(4, 0x30000);
     BOOST_TEST(bench.ldst.access(half.data(), 0xFFFFu, 4, Kind::Write, false).passes == 2u);   // 64 bytes
+    c.store_bytes_per_cycle = 0;                               // not limited: a pass per line, as a load
+    LdstBench plain("ldst_store_plain", c);
+    BOOST_TEST(plain.ldst.access(wide.data(), ~0u, 16, Kind::Write, false).passes == 4u);
 }
 
 // l1.cache_operators: a load whose cache operator bypasses the L1 (.cg, strong loads) goes to the

@@ -59,3 +59,24 @@ BOOST_AUTO_TEST_CASE(the_drivers_layout_shares_chunks_among_small_allocations) {
     BOOST_TEST(heap.release(one.addr).empty());                // its chunk holds three more
     BOOST_TEST(heap.release(next.addr).empty());               // the chunk small ones come from now
 }
+
+// A chunk small allocations came from, emptied while they still came from it, is unmapped when
+// the next one takes its place (beyond the window; inside it, it stays mapped).
+BOOST_AUTO_TEST_CASE(an_emptied_chunk_is_unmapped_when_the_next_one_opens) {
+    HeapLayout layout;
+    layout.chunk = 2 * MiB;
+    layout.align = 512;
+    layout.mapped_after = 2 * MiB;   // the window is the first chunk
+    DeviceHeap heap(kBase, layout);
+    const DeviceHeap::Placement a = heap.place(1536 * KiB);
+    BOOST_TEST((a.map == Ranges{{kBase, 2 * MiB}}));
+    BOOST_TEST(heap.release(a.addr).empty());
+    const DeviceHeap::Placement b = heap.place(1536 * KiB);
+    BOOST_TEST(b.addr == kBase + 2 * MiB);
+    BOOST_TEST((b.map == Ranges{{kBase + 2 * MiB, 2 * MiB}}));
+    BOOST_TEST(b.unmap.empty());                                    // a's chunk is the window
+    BOOST_TEST(heap.release(b.addr).empty());
+    const DeviceHeap::Placement c = heap.place(1536 * KiB);
+    BOOST_TEST((c.unmap == Ranges{{kBase + 2 * MiB, 2 * MiB}}));    // b's chunk, empty, goes
+    BOOST_TEST((c.map == Ranges{{kBase + 4 * MiB, 2 * MiB}}));
+}
