@@ -85,10 +85,10 @@ set(GPUSIM_BASE_LIBS PkgConfig::SYSTEMC fmt::fmt nlohmann_json::nlohmann_json)
 # tlm/: the TLM-2.0 plumbing. It stands on nothing of rtl_models/.
 gpusim_library(tlm_protocol FOLDER tlm/protocol SOURCES tlm/protocol/memory_request.cpp tlm/protocol/bandwidth_windows.cpp LIBS ${GPUSIM_BASE_LIBS})
 gpusim_library(tlm_memory FOLDER tlm/memory
-  SOURCES tlm/memory/host_memory.cpp tlm/memory/managed_pages.cpp tlm/memory/memory_target.cpp
-  LIBS ${GPUSIM_BASE_LIBS} Threads::Threads)
+  SOURCES tlm/memory/host_memory.cpp tlm/memory/managed_pages.cpp tlm/memory/memory_target.cpp tlm/memory/sparse_store.cpp tlm/memory/huge_pages.cpp
+  DEPENDS tlm_protocol LIBS Threads::Threads)
 gpusim_library(tlm_pcie FOLDER tlm/pcie SOURCES tlm/pcie/pcie_link.cpp DEPENDS tlm_protocol)
-gpusim_library(tlm_dma FOLDER tlm/dma SOURCES tlm/dma/dma_engine.cpp DEPENDS tlm_pcie)
+gpusim_library(tlm_dma FOLDER tlm/dma SOURCES tlm/dma/dma_engine.cpp DEPENDS tlm_protocol tlm_pcie)
 gpusim_library(tlm_interconnect FOLDER tlm/interconnect SOURCES tlm/interconnect/router.cpp LIBS ${GPUSIM_BASE_LIBS})
 
 # rtl_models/config: the config's keys, declared by the units that read them (docs/config.md).

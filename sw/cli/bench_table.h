@@ -14,6 +14,7 @@ struct BenchPoint {
     uint64_t warp_instructions = 0;
     uint64_t thread_instructions = 0;
     double host_seconds = 0;         // over the launches only
+    double process_seconds = 0;      // the whole run as a user waits for it: config, PTX, buffers, copies, launches, checks
 };
 
 // Runs one manifest in one mode on `threads` host threads (in a process of its own).

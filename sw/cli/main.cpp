@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "cli/bench_copies.h"
 #include "cli/bench_table.h"
 #include "cli/config_command.h"
 #include "cli/junit.h"
@@ -219,7 +220,7 @@ int run_one(const Options& o, const std::string& path, bool bench, JunitRecord& 
         if (summary || !o.stats.empty()) rt.enable_profiling();
         if (!o.trace.empty()) rt.enable_trace(o.trace, o.trace_interval);
         if (!bench) rt.enable_progress_if_wanted();
-        run_manifest(rt, m, r, o.dump);
+        run_manifest(rt, m, r, o.dump, !o.stats.empty());
         record_launches(rec, r, known);
         std::vector<std::string> known_lines = bench ? std::vector<std::string>{} : apply_known(r, known);
         const LaunchStats& t = r.totals;
@@ -299,6 +300,7 @@ BenchPoint bench_point(Options o, const std::string& path, const std::string& mo
     if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
     std::fflush(stdout);
     std::fflush(stderr);
+    const auto start = std::chrono::steady_clock::now();
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
@@ -326,6 +328,7 @@ BenchPoint bench_point(Options o, const std::string& path, const std::string& mo
     close(fds[0]);
     int status = 0;
     waitpid(pid, &status, 0);
+    p.process_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return p;
 }
 
@@ -465,6 +468,10 @@ int sc_main(int argc, char** argv) {
     uint32_t repeat = 1;
     bench->add_option("--repeat", repeat, "without --mode and --threads: run each point this many times and keep the fastest (default 1)")
         ->check(CLI::PositiveNumber);
+    uint64_t copy_mib = 256;
+    bool copies_only = false;
+    bench->add_option("--copy-mib", copy_mib, "without --mode and --threads: the size of each copy of the copy table (default 256; 0 leaves the table out)");
+    bench->add_flag("--copies-only", copies_only, "only the copy table: each kind of copy's host throughput");
     CLI::App* mb = app.add_subcommand("microbench", "run the timing microbenchmarks and compare them with published figures");
     std::string mb_suite, mb_table;
     std::vector<std::string> mb_configs;
@@ -500,6 +507,7 @@ int sc_main(int argc, char** argv) {
         return app.exit(e);
     }
     try {
+        std::function<void()> copy_table;
         if (chk->parsed()) return check(ptx_files, resources);
         if (cfg->parsed()) return config_command(cfg_doc, cfg_show, o.sets);
         if (sw->parsed()) {
@@ -509,13 +517,27 @@ int sc_main(int argc, char** argv) {
         }
         if (vcd_signals->count() && o.vcd.path.empty()) throw std::runtime_error("--vcd-signals chooses the signals of --vcd FILE");
         if (mb->parsed()) return run_microbench(mb_suite, mb_configs, o.sets, mb_table);
+        if (bench->parsed() && (copies_only || (o.mode.empty() && o.threads.empty() && copy_mib))) {
+            // Copies cost the host the same in either mode; the config sets the copy engines' bursts.
+            const uint64_t bytes = std::max<uint64_t>(copy_mib, 1) << 20;
+            const GpuConfig cfg = load_config(o.config.empty() ? "fermi-gf100" : o.config, parse_sets(o));
+            const std::vector<CopyRate> rates = measure_copies_apart(cfg, bytes);
+            if (rates.empty()) return kBadInput;
+            if (copies_only) {
+                print_copy_table(rates, bytes);
+                return kPass;
+            }
+            copy_table = [rates, bytes] { print_copy_table(rates, bytes); };
+        }
         if (bench->parsed() && o.manifests.empty()) o.manifests = default_bench();
         if (bench->parsed() && o.manifests.empty()) throw std::runtime_error("no benchmark manifests found");
         // Without a mode or a thread count, both modes on 1 and on every host thread (at least 2).
         if (bench->parsed() && o.mode.empty() && o.threads.empty()) {
             const uint32_t threads = std::max(2u, std::thread::hardware_concurrency());
             const auto point = [&](const std::string& m, const std::string& mode, uint32_t n) { return bench_point(o, m, mode, n); };
-            return bench_table(o.manifests, threads, repeat, point) ? kPass : kMismatch;
+            const bool ok = bench_table(o.manifests, threads, repeat, point);
+            if (copy_table) copy_table();
+            return ok ? kPass : kMismatch;
         }
         return run_all(o, bench->parsed());
     } catch (const std::exception& e) {

@@ -26,7 +26,7 @@ void copy(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind
         rt.synchronize(s);
         if (n) std::memmove(dst, src, n);
         return;
-    case cudaMemcpyHostToDevice: rt.copy_to_device(dev(dst), src, n, s); break;
+    case cudaMemcpyHostToDevice: rt.copy_to_device(dev(dst), src, n, s, sync); break;
     case cudaMemcpyDeviceToHost: rt.copy_to_host(dst, dev(src), n, s); break;
     case cudaMemcpyDeviceToDevice: rt.copy_device(dev(dst), dev(src), n, s); break;
     default: break;

@@ -18,9 +18,16 @@ struct Tolerance {
     std::string describe() const;
 };
 
+// Bytes to compare, from any vector of bytes (a reference file's, a buffer's in huge pages).
+struct ByteSpan {
+    const uint8_t* data = nullptr;
+    size_t size = 0;
+    template <typename Allocator>
+    ByteSpan(const std::vector<uint8_t, Allocator>& v) : data(v.data()), size(v.size()) {}
+};
+
 // Returns "" when `got` matches, else a message naming how many elements differ and the first one
 // (index, expected, got); with a tolerance also the largest error seen.
-std::string compare_buffers(const std::vector<uint8_t>& expected, const std::vector<uint8_t>& got,
-                            const Tolerance& tol = {});
+std::string compare_buffers(ByteSpan expected, ByteSpan got, const Tolerance& tol = {});
 
 } // namespace gpusim

@@ -67,7 +67,8 @@ inline void check_random_bounds(ElemType type, double lo, double hi) {
 }
 
 // Fills `out` (whole elements only; a trailing partial element stays zero) with uniform values.
-inline void fill_random(std::vector<uint8_t>& out, ElemType type, uint64_t seed, double lo, double hi) {
+template <typename Bytes>
+void fill_random(Bytes& out, ElemType type, uint64_t seed, double lo, double hi) {
     check_random_bounds(type, lo, hi);
     size_t n = out.size() / elem_size(type);
     for (size_t i = 0; i < n; ++i) {
@@ -82,7 +83,8 @@ inline void fill_random(std::vector<uint8_t>& out, ElemType type, uint64_t seed,
 
 // Fills `out` with start, start+step, ... in the element type; integers wrap to the type's width,
 // so every value must be a 64-bit integer when truncated (the sequence's ends are its extremes).
-inline void fill_iota(std::vector<uint8_t>& out, ElemType type, double start, double step) {
+template <typename Bytes>
+void fill_iota(Bytes& out, ElemType type, double start, double step) {
     size_t n = out.size() / elem_size(type);
     if (n == 0) return;
     const double last = start + step * double(n - 1);

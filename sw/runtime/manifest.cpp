@@ -116,12 +116,27 @@ KernelArg scalar(const Manifest& m, const std::string& where, const ArgSpec& a) 
     return KernelArg::of<double>(v.get<double>(), "f64");
 }
 
-std::string digest(const std::vector<uint8_t>& data) { return fmt::format("{:016x}", fnv1a(data.data(), data.size())); }
+// The digest of a device buffer, read a slice at a time past the memory system.
+std::string digest(Runtime& rt, DevicePtr p, uint64_t bytes) {
+    constexpr uint64_t kSlice = uint64_t(1) << 20;
+    std::vector<uint8_t> slice(std::min(bytes, kSlice));
+    uint64_t h = kFnv1aBasis;
+    for (uint64_t done = 0; done < bytes; done += slice.size()) {
+        const uint64_t n = std::min<uint64_t>(slice.size(), bytes - done);
+        rt.peek(slice.data(), p + done, n);
+        h = fnv1a(slice.data(), n, h);
+    }
+    return fmt::format("{:016x}", h);
+}
 
-std::vector<uint8_t> read_file(const std::string& manifest, const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
+HostBytes read_file(const std::string& manifest, const std::string& path) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open \"{}\"", manifest, path));
-    return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    HostBytes bytes(size_t(in.tellg()));
+    in.seekg(0);
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size())))
+        throw std::runtime_error(fmt::format("{}: error: cannot read \"{}\"", manifest, path));
+    return bytes;
 }
 
 } // namespace
@@ -223,8 +238,8 @@ std::vector<std::string> input_files(const Manifest& m) {
     return files;
 }
 
-std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
-    std::vector<uint8_t> data(b.bytes, 0);
+HostBytes initial_contents(const Manifest& m, const BufferSpec& b) {
+    HostBytes data(b.bytes);   // zeros
     const json& init = b.init;
     std::string where = fmt::format("buffer \"{}\" init", b.name);
     if (init.is_null()) return data;
@@ -243,7 +258,7 @@ std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
             const json* at = f.is_object() && f.contains("offset") ? &f["offset"] : flat_file ? &init["offset"] : nullptr;
             if (at && !at->is_number_unsigned()) bad(m.path, where, "\"offset\" must be a byte count");
             const uint64_t offset = at ? at->get<uint64_t>() : 0;
-            std::vector<uint8_t> bytes = read_file(m.path, (fs::path(m.dir) / file).string());
+            const HostBytes bytes = read_file(m.path, (fs::path(m.dir) / file).string());
             if (offset > bytes.size() || bytes.size() - offset < b.bytes)
                 bad(m.path, where, fmt::format("\"{}\" holds {} bytes from offset {}, the buffer needs {}", file,
                                                bytes.size() > offset ? bytes.size() - offset : 0, offset, b.bytes));
@@ -271,7 +286,7 @@ std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b) {
 }
 
 // Writes `data` to dir/name and returns the path.
-std::string dump_buffer(const std::string& dir, const std::string& name, const std::vector<uint8_t>& data) {
+std::string dump_buffer(const std::string& dir, const std::string& name, const HostBytes& data) {
     fs::create_directories(dir);
     std::string path = (fs::path(dir) / name).string();
     std::ofstream f(path, std::ios::binary);
@@ -286,7 +301,7 @@ ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& 
     return out;
 }
 
-void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const std::string& dump_dir) {
+void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const std::string& dump_dir, bool digests) {
     const ModuleHandle& mod = rt.load_module(m.module);
     std::map<std::string, DevicePtr> dev;
     std::map<std::string, uint64_t> sizes;
@@ -301,7 +316,7 @@ void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const st
         }
         rt.name_allocation(dev[b.name], b.name);
         sizes[b.name] = b.bytes;
-        std::vector<uint8_t> init = initial_contents(m, b);
+        const HostBytes init = initial_contents(m, b);
         rt.memcpy_to_device(dev[b.name], init.data(), init.size());
     }
     std::map<std::string, DevicePtr> handles;
@@ -338,12 +353,12 @@ void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const st
         out.per_launch.back().finished = true;
         out.per_launch.back().stats = st;
         auto fetch = [&](const std::string& name) {
-            std::vector<uint8_t> data(sizes[name]);
+            HostBytes data(sizes[name]);
             rt.memcpy_to_host(data.data(), dev[name], data.size());
             return data;
         };
         for (const auto& o : l.outputs) {
-            std::vector<uint8_t> data = fetch(o.buffer);
+            const HostBytes data = fetch(o.buffer);
             const fs::path folder = fs::path(o.file).parent_path();  // empty for a manifest in the working folder
             if (!folder.empty()) fs::create_directories(folder);
             std::ofstream f(o.file, std::ios::binary);
@@ -351,7 +366,7 @@ void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const st
             if (!f) throw std::runtime_error(fmt::format("{}: error: cannot write \"{}\"", m.path, o.file));
         }
         for (const auto& e : l.expect) {
-            std::vector<uint8_t> got = fetch(e.buffer);
+            const HostBytes got = fetch(e.buffer);
             std::string diff = compare_buffers(read_file(m.path, e.file), got, e.tolerance);
             if (!diff.empty()) {
                 if (!dump_dir.empty()) diff += "; written to " + dump_buffer(dump_dir, l.kernel + "." + e.buffer + ".bin", got);
@@ -362,11 +377,8 @@ void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const st
             }
         }
     }
-    for (const auto& [name, p] : dev) {
-        std::vector<uint8_t> data(sizes[name]);
-        rt.peek(data.data(), p, data.size());
-        out.digests[name] = digest(data);
-    }
+    if (digests)
+        for (const auto& [name, p] : dev) out.digests[name] = digest(rt, p, sizes[name]);
     for (auto& [n, p] : handles) rt.free(p);
     for (auto& [n, p] : dev) rt.free(p);
 }

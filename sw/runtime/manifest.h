@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "memory/huge_pages.h"
 #include "runtime/compare.h"
 #include "runtime/runtime.h"
 #include "runtime/texture_spec.h"
@@ -78,8 +79,9 @@ struct ManifestOutcome {
     LaunchStats totals;
     size_t launches = 0;
     std::vector<LaunchOutcome> per_launch;   // the launches started, in order
-    // Each buffer's contents after the last launch, as a 64-bit FNV-1a digest in hex: two runs
-    // left the same memory when their digests agree (the stats file records them).
+    // With run_manifest's `digests`, each buffer's contents after the last launch, as a 64-bit FNV-1a
+    // digest in hex: two runs left the same memory when their digests agree (the stats file
+    // records them).
     std::map<std::string, std::string> digests;
 };
 
@@ -88,11 +90,12 @@ struct ManifestOutcome {
 // reference is also written there as <kernel>.<buffer>.bin, for analysis.
 ManifestOutcome run_manifest(Runtime& rt, const Manifest& m, const std::string& dump_dir = "");
 // The same, filling `out` as it goes: a caller that catches the error still has the launches
-// before it (a JUnit report names the one that failed).
-void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const std::string& dump_dir = "");
+// before it (a JUnit report names the one that failed). `digests`: also digest every buffer at the
+// end (a pass over all of them, which only a stats file needs).
+void run_manifest(Runtime& rt, const Manifest& m, ManifestOutcome& out, const std::string& dump_dir = "", bool digests = false);
 
 // Builds the initial bytes of a buffer from its init spec.
-std::vector<uint8_t> initial_contents(const Manifest& m, const BufferSpec& b);
+HostBytes initial_contents(const Manifest& m, const BufferSpec& b);
 
 
 } // namespace gpusim

@@ -23,6 +23,7 @@ namespace gpusim {
 namespace {
 constexpr uint64_t kPage = SparseStore::kPageSize;
 constexpr uint64_t kGridWorkspaceBytes = 8;   // cooperative_groups' {wsSize, barrier}
+constexpr uint64_t kPinnedInHugePages = uint64_t(1) << 20;   // cudaMallocHost from this size up
 uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 // The address an initializer names: a module variable of the .global or .const space, or a
@@ -79,8 +80,11 @@ Runtime::Runtime(const GpuConfig& cfg, const VcdOptions& vcd)
 }
 
 Runtime::~Runtime() {
-    for (auto& [base, info] : m_pinned)
-        if (info.owned) std::free(reinterpret_cast<void*>(base));
+    for (auto& [base, info] : m_pinned) {
+        if (!info.owned) continue;
+        if (info.bytes >= kPinnedInHugePages) unmap_huge(reinterpret_cast<void*>(base), info.bytes);
+        else std::free(reinterpret_cast<void*>(base));
+    }
 }
 
 double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
@@ -213,7 +217,12 @@ void Runtime::check_range(DevicePtr p, uint64_t bytes, const char* what) const {
 
 void* Runtime::malloc_host(uint64_t bytes, uint32_t flags) {
     const uint64_t size = round_up(std::max<uint64_t>(bytes, 1), 4096);
-    void* p = std::aligned_alloc(4096, size);
+    void* p = nullptr;
+    try {
+        // Large buffers in huge pages: cheap to touch for the first time (tlm/memory/huge_pages.h).
+        p = size >= kPinnedInHugePages ? map_huge(size) : std::aligned_alloc(4096, size);
+    } catch (const std::bad_alloc&) {
+    }
     if (!p) throw RuntimeError(fmt::format("cannot allocate {} bytes of pinned host memory", bytes), Error::MemoryAllocation);
     m_pinned[reinterpret_cast<uintptr_t>(p)] = Pinned{size, true, flags};
     m_platform->host_memory.add_window(p, size);
@@ -228,8 +237,9 @@ void Runtime::free_host(void* p) {
     synchronize();
     m_platform->host_memory.remove_window(p);
     allocations().remove(reinterpret_cast<uint64_t>(p));
+    if (it->second.bytes >= kPinnedInHugePages) unmap_huge(p, it->second.bytes);
+    else std::free(p);
     m_pinned.erase(it);
-    std::free(p);
 }
 
 void Runtime::register_host(void* p, uint64_t bytes, uint32_t flags) {

@@ -20,6 +20,7 @@
 #include "gpu/gpu_config.h"
 #include "gpu/kernel_profile.h"
 #include "isa/launch.h"
+#include "memory/huge_pages.h"
 #include "trace/vcd_recorder.h"
 #include "ptx/ast.h"
 #include "runtime/errors.h"
@@ -127,7 +128,9 @@ public:
     // Copies and fills, queued on a stream. Pinned host memory is read or written by the copy
     // engine when the transfer happens; pageable memory goes through a bounce buffer: an upload
     // is staged at the call, a download waits for its completion (as CUDA's driver does).
-    void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes, StreamId s);
+    // `caller_waits`: the caller waits for this copy's completion before it returns to the program
+    // (a synchronous cudaMemcpy), so a pageable source needs no bounce buffer.
+    void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes, StreamId s, bool caller_waits = false);
     void copy_to_host(void* dst, DevicePtr src, uint64_t bytes, StreamId s);
     void copy_device(DevicePtr dst, DevicePtr src, uint64_t bytes, StreamId s);
     void fill(DevicePtr dst, uint8_t value, uint64_t bytes, StreamId s);
@@ -257,7 +260,7 @@ private:
     };
     struct Retiring {                        // a bounce buffer, freed once its copy completed
         uint32_t channel, after;
-        std::unique_ptr<uint8_t[]> buffer;
+        HostBytes buffer;
     };
     // A host function's two semaphores in host memory: the channel releases `due`, the host
     // releases `done` when the function has returned, and the channel's acquire of it passes.
@@ -290,6 +293,7 @@ private:
     uint64_t m_next_payload = 1;
     std::vector<uint32_t> m_submitted;                  // per channel, as the hardware counts
     std::vector<Retiring> m_retiring;
+    HostBytes m_spare_bounce;                // a retired bounce buffer, kept for the next upload
     struct PendingFree {
         uint32_t channel, after;
         DevicePtr p;
@@ -323,6 +327,7 @@ private:
     uint32_t completed(uint32_t channel);
     bool reached(uint32_t channel, uint32_t count);
     void queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill = 0);
+    void copy_in_place(uint32_t kind, uint64_t src, uint64_t dst, const void* host, uint64_t bytes, StreamId s);
     void semaphore(uint32_t cmd, const void* address, uint64_t payload, StreamId s);
     void wait_until(const std::function<bool()>& done);
     void run_simulation(const std::function<bool()>& stop);

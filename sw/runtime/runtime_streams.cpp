@@ -115,7 +115,9 @@ void Runtime::retire() {
     }
     for (size_t k = 0; k < m_retiring.size();) {
         if (reached(m_retiring[k].channel, m_retiring[k].after)) {
-            m_platform->host_memory.remove_window(m_retiring[k].buffer.get());
+            m_platform->host_memory.remove_window(m_retiring[k].buffer.data());
+            // The largest bounce buffer stays for the next upload: its pages are already touched.
+            if (m_retiring[k].buffer.capacity() > m_spare_bounce.capacity()) m_spare_bounce = std::move(m_retiring[k].buffer);
             m_retiring.erase(m_retiring.begin() + long(k));
         } else {
             ++k;
@@ -134,16 +136,22 @@ void Runtime::queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t byt
     submitted(s);
 }
 
-void Runtime::copy_to_device(DevicePtr dst, const void* src, uint64_t bytes, StreamId s) {
+void Runtime::copy_to_device(DevicePtr dst, const void* src, uint64_t bytes, StreamId s, bool caller_waits) {
     check_fault();
     if (bytes == 0) return;
     check_range(dst, bytes, "copy to device");
     if (is_pinned(src, bytes)) return queue_copy(kH2D, reinterpret_cast<uint64_t>(src), dst, bytes, s, false);
+    // Pageable, with the caller waiting: the engine reads the buffer in place (its timing is still
+    // the staged copy's), as the program cannot touch the buffer before the copy is done.
+    if (caller_waits && !m_platform->host_memory.overlaps(reinterpret_cast<uint64_t>(src), bytes))
+        return copy_in_place(kH2D, reinterpret_cast<uint64_t>(src), dst, src, bytes, s);
     // Pageable: the bytes are taken now into a bounce buffer the engine reads later.
-    std::unique_ptr<uint8_t[]> bounce(new uint8_t[bytes]);
-    std::memcpy(bounce.get(), src, bytes);
-    m_platform->host_memory.add_window(bounce.get(), bytes);
-    queue_copy(kH2D, reinterpret_cast<uint64_t>(bounce.get()), dst, bytes, s, true);
+    HostBytes bounce = bytes <= m_spare_bounce.capacity() ? std::move(m_spare_bounce) : HostBytes();
+    m_spare_bounce = HostBytes();
+    bounce.resize(bytes);
+    std::memcpy(bounce.data(), src, bytes);
+    m_platform->host_memory.add_window(bounce.data(), bytes);
+    queue_copy(kH2D, reinterpret_cast<uint64_t>(bounce.data()), dst, bytes, s, true);
     m_retiring.push_back({stream(s).channel, stream(s).last, std::move(bounce)});
 }
 
@@ -152,18 +160,27 @@ void Runtime::copy_to_host(void* dst, DevicePtr src, uint64_t bytes, StreamId s)
     if (bytes == 0) return;
     check_range(src, bytes, "copy to host");
     if (is_pinned(dst, bytes)) return queue_copy(kD2H, src, reinterpret_cast<uint64_t>(dst), bytes, s, false);
-    std::unique_ptr<uint8_t[]> bounce(new uint8_t[bytes]);
-    m_platform->host_memory.add_window(bounce.get(), bytes);
-    queue_copy(kD2H, src, reinterpret_cast<uint64_t>(bounce.get()), bytes, s, true);
+    // A pageable download always waits for its completion, so the engine writes the buffer in
+    // place, unless the buffer shares bytes with a window of its own.
+    if (!m_platform->host_memory.overlaps(reinterpret_cast<uint64_t>(dst), bytes))
+        return copy_in_place(kD2H, src, reinterpret_cast<uint64_t>(dst), dst, bytes, s);
+    HostBytes bounce(bytes);
+    copy_in_place(kD2H, src, reinterpret_cast<uint64_t>(bounce.data()), bounce.data(), bytes, s);
+    std::memcpy(dst, bounce.data(), bytes);
+}
+
+// A staged copy whose host side is `host` itself, open to the copy engines until the copy is done.
+void Runtime::copy_in_place(uint32_t kind, uint64_t src, uint64_t dst, const void* host, uint64_t bytes, StreamId s) {
+    m_platform->host_memory.add_window(host, bytes, true);
+    queue_copy(kind, src, dst, bytes, s, true);
     const Stream st = stream(s);
     try {
         wait_until([&] { return reached(st.channel, st.last); });
     } catch (...) {
-        m_platform->host_memory.remove_window(bounce.get());
+        m_platform->host_memory.remove_window(host);
         throw;
     }
-    m_platform->host_memory.remove_window(bounce.get());
-    std::memcpy(dst, bounce.get(), bytes);
+    m_platform->host_memory.remove_window(host);
 }
 
 void Runtime::copy_device(DevicePtr dst, DevicePtr src, uint64_t bytes, StreamId s) {
@@ -182,7 +199,7 @@ void Runtime::fill(DevicePtr dst, uint8_t value, uint64_t bytes, StreamId s) {
 }
 
 void Runtime::memcpy_to_device(DevicePtr dst, const void* src, uint64_t bytes) {
-    copy_to_device(dst, src, bytes, 0);
+    copy_to_device(dst, src, bytes, 0, true);
     synchronize(0);
 }
 

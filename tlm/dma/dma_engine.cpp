@@ -1,6 +1,9 @@
 #include "dma/dma_engine.h"
 
+#include <cstring>
 #include <vector>
+
+#include "protocol/copy_engine_access.h"
 
 namespace gpusim {
 
@@ -8,7 +11,11 @@ DmaEngine::DmaEngine(const sc_core::sc_module_name& name, const PcieConfig& cfg,
     : sc_module(name), host("host"), device("device"), m_cfg(cfg), m_device_gb_s(device_gb_s) {
     SC_HAS_PROCESS(DmaEngine);
     SC_THREAD(run);
+    device.register_invalidate_direct_mem_ptr(this, &DmaEngine::invalidate_device);
+    m_payload.set_extension(&m_marker);
 }
+
+DmaEngine::~DmaEngine() { m_payload.clear_extension(&m_marker); }   // the payload would delete it
 
 void DmaEngine::submit(const DmaDescriptor& d) {
     m_queue.push_back(d);
@@ -17,13 +24,14 @@ void DmaEngine::submit(const DmaDescriptor& d) {
 
 bool DmaEngine::transfer(tlm_utils::simple_initiator_socket<DmaEngine>& s, tlm::tlm_command cmd, uint64_t addr,
                          uint8_t* data, uint32_t len, sc_core::sc_time& delay) {
-    tlm::tlm_generic_payload p;
+    tlm::tlm_generic_payload& p = m_payload;
     p.set_command(cmd);
     p.set_address(addr);
     p.set_data_ptr(data);
     p.set_data_length(len);
     p.set_streaming_width(len);
     p.set_byte_enable_ptr(nullptr);
+    p.set_dmi_allowed(false);
     p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     s->b_transport(p, delay);
     if (p.is_response_error()) {
@@ -34,18 +42,81 @@ bool DmaEngine::transfer(tlm_utils::simple_initiator_socket<DmaEngine>& s, tlm::
     return true;
 }
 
+uint8_t* DmaEngine::device_bytes(uint64_t addr, uint32_t len) {
+    const auto covers = [&](const tlm::tlm_dmi& d) {
+        return d.get_dmi_ptr() && addr >= d.get_start_address() && addr + len - 1 <= d.get_end_address();
+    };
+    int slot = covers(m_dmi[0]) ? 0 : covers(m_dmi[1]) ? 1 : -1;
+    if (slot < 0) {
+        slot = m_dmi_next;
+        m_dmi_next ^= 1;
+        tlm::tlm_generic_payload p;
+        p.set_address(addr);
+        p.set_command(tlm::TLM_WRITE_COMMAND);
+        CopyEngineAccess marker;
+        p.set_extension(&marker);
+        tlm::tlm_dmi granted;
+        const bool ok = device->get_direct_mem_ptr(p, granted) && granted.is_read_write_allowed();
+        p.clear_extension(&marker);
+        m_dmi[slot] = ok ? granted : tlm::tlm_dmi();
+        if (!covers(m_dmi[slot])) return nullptr;   // not granted, or the burst crosses the region's end
+    }
+    return m_dmi[slot].get_dmi_ptr() + (addr - m_dmi[slot].get_start_address());
+}
+
+void DmaEngine::invalidate_device(sc_dt::uint64 start, sc_dt::uint64 end) {
+    for (tlm::tlm_dmi& d : m_dmi)
+        if (d.get_dmi_ptr() && d.get_start_address() <= end && start <= d.get_end_address()) d.init();
+}
+
+// One burst. Where the engine reaches device memory directly, the bytes move once, between host
+// memory and device memory, and the device side's transaction (TLM_IGNORE_COMMAND) brings only
+// its time and its address check: the same time and the same errors as moving them through the
+// engine's buffer, which the other bursts (a region's edge, managed memory) still do.
+bool DmaEngine::burst(const DmaDescriptor& d, uint64_t done, uint32_t n, std::vector<uint8_t>& buf, sc_core::sc_time& delay) {
+    using Kind = DmaDescriptor::Kind;
+    const uint64_t src = d.src + done, dst = d.dst + done;
+    const auto timed = [&](uint64_t addr) { return transfer(device, tlm::TLM_IGNORE_COMMAND, addr, nullptr, n, delay); };
+    switch (d.kind) {
+    case Kind::HostToDevice:
+        if (uint8_t* to = device_bytes(dst, n)) return transfer(host, tlm::TLM_READ_COMMAND, src, to, n, delay) && timed(dst);
+        return transfer(host, tlm::TLM_READ_COMMAND, src, buf.data(), n, delay) &&
+               transfer(device, tlm::TLM_WRITE_COMMAND, dst, buf.data(), n, delay);
+    case Kind::DeviceToHost:
+        if (uint8_t* from = device_bytes(src, n)) return timed(src) && transfer(host, tlm::TLM_WRITE_COMMAND, dst, from, n, delay);
+        return transfer(device, tlm::TLM_READ_COMMAND, src, buf.data(), n, delay) &&
+               transfer(host, tlm::TLM_WRITE_COMMAND, dst, buf.data(), n, delay);
+    case Kind::DeviceToDevice: {
+        // The pointers stay valid through the burst (no simulation runs), whichever slot holds them.
+        uint8_t* from = device_bytes(src, n);
+        uint8_t* to = from ? device_bytes(dst, n) : nullptr;
+        if (to) {
+            if (!timed(src)) return false;
+            std::memmove(to, from, n);
+            return timed(dst);
+        }
+        return transfer(device, tlm::TLM_READ_COMMAND, src, buf.data(), n, delay) &&
+               transfer(device, tlm::TLM_WRITE_COMMAND, dst, buf.data(), n, delay);
+    }
+    case Kind::Fill:
+        if (uint8_t* to = device_bytes(dst, n)) {
+            std::memset(to, d.fill, n);
+            return timed(dst);
+        }
+        return transfer(device, tlm::TLM_WRITE_COMMAND, dst, buf.data(), n, delay);
+    }
+    return false;
+}
+
 void DmaEngine::execute(const DmaDescriptor& d) {
     using Kind = DmaDescriptor::Kind;
     sc_core::sc_time delay = sc_core::sc_time(m_cfg.latency_ns, sc_core::SC_NS);
-    std::vector<uint8_t> buf(m_cfg.burst_bytes, d.fill);
-    auto& src = d.kind == Kind::HostToDevice ? host : device;
-    auto& dst = d.kind == Kind::DeviceToHost ? host : device;
+    std::vector<uint8_t> buf(m_cfg.burst_bytes, d.fill);   // a fill's bytes, or a burst on its way
     for (uint64_t done = 0; done < d.size && !m_error;) {
         uint32_t n = uint32_t(std::min<uint64_t>(m_cfg.burst_bytes, d.size - done));
         const sc_core::sc_time stage = d.staged ? sc_core::sc_time(double(n) / m_cfg.staging_gb_s, sc_core::SC_NS) : sc_core::SC_ZERO_TIME;
         if (d.kind == Kind::HostToDevice) delay += stage;   // the CPU fills the bounce buffer first
-        if (d.kind != Kind::Fill && !transfer(src, tlm::TLM_READ_COMMAND, d.src + done, buf.data(), n, delay)) break;
-        if (!transfer(dst, tlm::TLM_WRITE_COMMAND, d.dst + done, buf.data(), n, delay)) break;
+        if (!burst(d, done, n, buf, delay)) break;
         if (d.kind == Kind::DeviceToHost) delay += stage;   // and drains it after
         const uint32_t device_bytes = d.kind == Kind::DeviceToDevice ? 2 * n : d.kind == Kind::Fill ? n : 0;
         if (device_bytes && m_device_gb_s > 0) delay += sc_core::sc_time(double(device_bytes) / m_device_gb_s, sc_core::SC_NS);

@@ -7,12 +7,14 @@
 
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "pcie/pcie_config.h"
+#include "protocol/copy_engine_access.h"
 
 namespace gpusim {
 
@@ -34,6 +36,7 @@ public:
 
     // device_gb_s: device memory's bandwidth (GB/s) for device-to-device copies and fills; 0 for none.
     DmaEngine(const sc_core::sc_module_name& name, const PcieConfig& cfg, double device_gb_s = 0);
+    ~DmaEngine() override;
 
     void submit(const DmaDescriptor& d);
     bool busy() const { return m_busy || !m_queue.empty(); }
@@ -57,8 +60,20 @@ private:
     uint64_t m_bytes = 0;
     uint64_t m_completed = 0;
 
+    // One payload for every transfer (a payload allocates its extension slots when made), marked
+    // as a copy engine's.
+    tlm::tlm_generic_payload m_payload;
+    CopyEngineAccess m_marker;
+    tlm::tlm_dmi m_dmi[2];            // device memory the engine reaches directly (a copy's two sides)
+    int m_dmi_next = 0;               // the slot the next grant replaces
+
     void run();
     void execute(const DmaDescriptor& d);
+    bool burst(const DmaDescriptor& d, uint64_t done, uint32_t n, std::vector<uint8_t>& buf, sc_core::sc_time& delay);
+    // Where device memory's [addr, addr+len) is in this process, or null where the engine must
+    // go through the socket (no direct access there, or the range leaves the granted region).
+    uint8_t* device_bytes(uint64_t addr, uint32_t len);
+    void invalidate_device(sc_dt::uint64 start, sc_dt::uint64 end);
     bool transfer(tlm_utils::simple_initiator_socket<DmaEngine>& s, tlm::tlm_command cmd, uint64_t addr,
                   uint8_t* data, uint32_t len, sc_core::sc_time& delay);
 };

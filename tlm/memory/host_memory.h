@@ -1,5 +1,6 @@
 // Host memory as the GPU sees it: the process's own memory, reachable only inside the windows
-// the driver registered (pinned allocations, its bounce buffers, event semaphores). A copy engine
+// the driver registered (pinned allocations, its bounce buffers, event semaphores, a pageable
+// buffer during a synchronous copy). A copy engine
 // therefore reads and writes the program's buffers at the simulated time of the transfer, and an
 // access outside every window answers with an address error instead of touching the process.
 #pragma once
@@ -19,14 +20,26 @@ public:
 
     explicit HostMemory(const sc_core::sc_module_name& name);
 
-    // Makes [base, base+size) of this process visible to the GPU, or hides it again.
-    void add_window(const void* base, uint64_t size);
+    // Makes [base, base+size) of this process visible to the GPU, or hides it again. A window for
+    // the copy engines alone answers only payloads marked CopyEngineAccess, and grants no direct
+    // access: the runtime opens one on a pageable buffer while a copy it waits for reads or writes
+    // the buffer in place.
+    void add_window(const void* base, uint64_t size, bool copy_engines_only = false);
     void remove_window(const void* base);
-    // The window holding all of [addr, addr+len), or false.
+    // Whether a window open to every initiator holds all of [addr, addr+len).
     bool contains(uint64_t addr, uint64_t len) const;
+    // Whether any window holds a byte of [addr, addr+len).
+    bool overlaps(uint64_t addr, uint64_t len) const;
 
 private:
-    std::map<uint64_t, uint64_t> m_windows;   // base -> size
+    struct Window {
+        uint64_t size = 0;
+        bool copy_engines_only = false;
+    };
+    std::map<uint64_t, Window> m_windows;   // by base
+
+    // The window holding all of [addr, addr+len), or null.
+    const Window* holding(uint64_t addr, uint64_t len) const;
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& p);

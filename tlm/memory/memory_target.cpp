@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "protocol/copy_engine_access.h"
+
 namespace gpusim {
 
 MemoryTarget::MemoryTarget(const sc_core::sc_module_name& name, bool checked, sc_core::sc_time latency)
@@ -29,6 +31,7 @@ void MemoryTarget::attach(uint64_t base, uint64_t size, uint8_t* host) {
 void MemoryTarget::unmap(uint64_t base, uint64_t size) {
     if (!size) return;
     uint64_t first = base >> SparseStore::kPageBits, last = (base + size - 1) >> SparseStore::kPageBits;
+    m_last_mapped.store(kNoPage, std::memory_order_relaxed);
     for (uint64_t pg = first; pg <= last; ++pg) {
         m_mapped.erase(pg);
         m_store.release(pg << SparseStore::kPageBits);
@@ -39,8 +42,11 @@ void MemoryTarget::unmap(uint64_t base, uint64_t size) {
 bool MemoryTarget::is_mapped(uint64_t addr, uint64_t len) const {
     if (!m_checked) return true;
     if (len == 0) return true;
-    for (uint64_t pg = addr >> SparseStore::kPageBits; pg <= (addr + len - 1) >> SparseStore::kPageBits; ++pg)
+    const uint64_t first = addr >> SparseStore::kPageBits, last = (addr + len - 1) >> SparseStore::kPageBits;
+    if (first == last && first == m_last_mapped.load(std::memory_order_relaxed)) return true;   // a copy's bursts ask of one page 16 times
+    for (uint64_t pg = first; pg <= last; ++pg)
         if (!m_mapped.count(pg)) return false;
+    m_last_mapped.store(last, std::memory_order_relaxed);
     return true;
 }
 
@@ -78,6 +84,8 @@ bool MemoryTarget::get_direct_mem_ptr(tlm::tlm_generic_payload& p, tlm::tlm_dmi&
         dmi.set_granted_access(tlm::tlm_dmi::DMI_ACCESS_NONE);
         return false;
     }
+    // A copy engine does not touch managed pages (it reaches them through the socket).
+    if (m_managed && p.get_extension<CopyEngineAccess>() && m_managed->contains(addr)) return false;
     uint8_t* ptr = m_store.page(addr, true);
     if (m_managed && m_managed->contains(addr)) {
         // Direct access covers one managed page, so that the next page's first touch is seen.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <atomic>
 #include <set>
 
 #include <systemc>
@@ -43,6 +44,9 @@ private:
     sc_core::sc_time m_latency;
     SparseStore m_store;
     std::set<uint64_t> m_mapped;        // page numbers
+    static constexpr uint64_t kNoPage = ~uint64_t(0);
+    // The page is_mapped last found mapped (atomic: SMs on host threads may ask at once).
+    mutable std::atomic<uint64_t> m_last_mapped{kNoPage};
     uint64_t m_bytes_read = 0;
     uint64_t m_bytes_written = 0;
 
