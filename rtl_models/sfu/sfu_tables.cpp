@@ -1,5 +1,6 @@
 #include "sfu/sfu_tables.h"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -81,7 +82,7 @@ std::vector<uint32_t> unpack(const TableInfo& info) {
 
 struct Slot {
     std::once_flag once;
-    std::vector<uint32_t> entries;
+    std::unique_ptr<PackedSfuTable> table;
     std::string error;  // why unpacking failed; thrown outside call_once, which some C++ runtimes
                         // cannot leave by an exception without hanging the next caller
 };
@@ -90,18 +91,48 @@ Slot g_slots[size_t(SfuTable::Count)];
 
 } // namespace
 
-const uint32_t* sfu_table(SfuTable t) {
+PackedSfuTable::PackedSfuTable(const std::vector<uint32_t>& entries) {
+    m_blocks.resize((entries.size() + kBlock - 1) / kBlock);
+    for (size_t b = 0; b < m_blocks.size(); ++b) {
+        const size_t at = b * kBlock, n = std::min<size_t>(kBlock, entries.size() - at);
+        int64_t lo = INT64_MAX, hi = INT64_MIN;
+        for (size_t k = 1; k < n; ++k) {
+            const int64_t step = int64_t(entries[at + k]) - int64_t(entries[at + k - 1]);
+            lo = std::min(lo, step);
+            hi = std::max(hi, step);
+        }
+        Block& block = m_blocks[b];
+        if (n == kBlock && hi - lo <= 1 && lo > INT32_MIN && lo < INT32_MAX) {
+            block.first = entries[at];
+            block.step = int32_t(lo);
+            for (size_t k = 1; k < n; ++k)
+                if (int64_t(entries[at + k]) - int64_t(entries[at + k - 1]) != lo) block.mask |= uint64_t(1) << (k - 1);
+        } else {
+            block.first = uint32_t(m_kept.size());
+            block.step = kKept;
+            m_kept.insert(m_kept.end(), entries.begin() + long(at), entries.begin() + long(at + n));
+            m_kept.resize(m_kept.size() + kBlock - n);   // a short last block reads within its own
+        }
+    }
+}
+
+std::atomic<const PackedSfuTable*> g_sfu_tables[size_t(SfuTable::Count)];
+
+const PackedSfuTable& unpack_sfu_table(SfuTable t) {
     Slot& s = g_slots[size_t(t)];
     std::call_once(s.once, [&] {
         try {
-            s.entries = unpack(kTables[size_t(t)]);
+            s.table = std::make_unique<PackedSfuTable>(unpack(kTables[size_t(t)]));
+            g_sfu_tables[size_t(t)].store(s.table.get(), std::memory_order_release);
         } catch (const std::exception& e) {
             s.error = e.what();
         }
     });
     if (!s.error.empty()) throw std::logic_error(s.error);
-    return s.entries.data();
+    return *s.table;
 }
+
+std::vector<uint32_t> sfu_table_entries(SfuTable t) { return unpack(kTables[size_t(t)]); }
 
 uint32_t sfu_table_size(SfuTable t) { return kTables[size_t(t)].entries; }
 

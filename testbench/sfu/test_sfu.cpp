@@ -238,15 +238,29 @@ BOOST_AUTO_TEST_CASE(special_values_follow_the_isa) {
 
 BOOST_AUTO_TEST_CASE(tables_unpack_to_their_sweeps) {
     BOOST_TEST(sfu_table_size(SfuTable::Rsqrt) == (1u << 24));
-    const uint32_t* rcp = sfu_table(SfuTable::Rcp);
+    const PackedSfuTable& rcp = sfu_table(SfuTable::Rcp);
     BOOST_TEST(rcp[0] == 0x3F800000u);                      // 1/1 is exact
     for (uint32_t m = 1; m < (1u << 23); m += 4099) {
         const float r = value(rcp[m]);
         BOOST_TEST((r > 0.5f && r < 1.0f), "entry " << m);
         BOOST_TEST(std::fabs(r * (1.0f + float(m) * 0x1p-23f) - 1.0f) < 1e-6f, "entry " << m);
     }
-    const uint32_t* ex2 = sfu_table(SfuTable::Ex2Pos);
+    const PackedSfuTable& ex2 = sfu_table(SfuTable::Ex2Pos);
     BOOST_TEST(ex2[0] == 0x40000000u);                      // 2^1
+}
+
+// The packed tables answer every index as the captured sweep does, each at a fraction of its size.
+BOOST_AUTO_TEST_CASE(packed_tables_hold_every_entry) {
+    for (uint8_t t = 0; t < uint8_t(SfuTable::Count); ++t) {
+        const std::vector<uint32_t> entries = sfu_table_entries(SfuTable(t));
+        const PackedSfuTable& packed = sfu_table(SfuTable(t));
+        BOOST_TEST(entries.size() == sfu_table_size(SfuTable(t)));
+        uint32_t wrong = 0, first_wrong = 0;
+        for (uint32_t i = 0; i < entries.size(); ++i)
+            if (packed[i] != entries[i] && !wrong++) first_wrong = i;
+        BOOST_TEST(wrong == 0u, "table " << int(t) << ": " << wrong << " entries differ, first " << first_wrong);
+        if (entries.size() >= (1u << 23)) BOOST_TEST(packed.bytes() * 4 < entries.size() * sizeof(uint32_t), "table " << int(t));
+    }
 }
 
 // sfu.approx switches a running kernel between the GPU's bits and the correctly rounded result.
