@@ -30,8 +30,8 @@ enum class SfuTable : uint8_t {
 // A table packed for lookups at random. Its entries as integers change by one of two neighbouring
 // steps from one to the next across most blocks of 64 (rsqrt and sqrt everywhere, lg2 of [1, 2)
 // in 88% of them), so such a block is its first entry, the smaller step and a bit per step:
-// 16 bytes for 256. Other blocks keep their entries. An 8 Mi-entry table takes 2 MB instead of
-// 32 MB, and all of them 28 MB instead of 352 MB: a lane's lookup mostly finds the host's caches
+// 16 bytes for 256. Other blocks keep their entries. An 8 Mi-entry table takes 2 to 6 MB instead
+// of 32 MB, and all of them 28 MB instead of 352 MB: a lane's lookup mostly finds the host's caches
 // where the full tables missed to memory (docs/sfu.md has the cost per operation).
 class PackedSfuTable {
 public:

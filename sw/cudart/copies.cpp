@@ -37,6 +37,8 @@ void copy(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind
 void copy_2d(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
              cudaMemcpyKind kind, StreamId s, bool sync) {
     require(width <= dpitch && width <= spitch, "2D copy wider than its pitch", Error::InvalidPitchValue);
+    if (sync && width && height && resolve(rt, dst, src, width, kind) == cudaMemcpyHostToDevice)
+        return rt.copy_2d_to_device(dev(dst), dpitch, src, spitch, width, height, s);
     // An empty copy moves nothing, however many rows it names.
     for (size_t r = 0; width && r < height; ++r)
         copy(rt, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind, s, false);

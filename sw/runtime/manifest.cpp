@@ -129,13 +129,22 @@ std::string digest(Runtime& rt, DevicePtr p, uint64_t bytes) {
     return fmt::format("{:016x}", h);
 }
 
+// Read whole where the file has a size; a pipe (`<(...)`, /dev/stdin) is read as it comes.
 HostBytes read_file(const std::string& manifest, const std::string& path) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw std::runtime_error(fmt::format("{}: error: cannot open \"{}\"", manifest, path));
-    HostBytes bytes(size_t(in.tellg()));
-    in.seekg(0);
-    if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size())))
-        throw std::runtime_error(fmt::format("{}: error: cannot read \"{}\"", manifest, path));
+    const std::streamoff size = in.tellg();
+    HostBytes bytes;
+    if (size >= 0) {
+        bytes.resize(size_t(size));
+        in.seekg(0);
+        in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
+    } else {
+        in.clear();
+        char chunk[65536];
+        while (in.read(chunk, sizeof chunk) || in.gcount() > 0) bytes.insert(bytes.end(), chunk, chunk + in.gcount());
+    }
+    if (in.bad() || (size >= 0 && !in)) throw std::runtime_error(fmt::format("{}: error: cannot read \"{}\"", manifest, path));
     return bytes;
 }
 

@@ -126,12 +126,18 @@ public:
     MemoryKind memory_kind(const void* p) const;
 
     // Copies and fills, queued on a stream. Pinned host memory is read or written by the copy
-    // engine when the transfer happens; pageable memory goes through a bounce buffer: an upload
-    // is staged at the call, a download waits for its completion (as CUDA's driver does).
+    // engine when the transfer happens. A pageable upload is staged into a bounce buffer at the
+    // call, unless the caller waits for it; a pageable download waits for its completion (as
+    // CUDA's driver does). Either, when the caller waits, reads or writes the program's buffer in
+    // place (docs/host_link.md#copies).
     // `caller_waits`: the caller waits for this copy's completion before it returns to the program
     // (a synchronous cudaMemcpy), so a pageable source needs no bounce buffer.
     void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes, StreamId s, bool caller_waits = false);
     void copy_to_host(void* dst, DevicePtr src, uint64_t bytes, StreamId s);
+    // A synchronous 2D upload (cudaMemcpy2D): a copy per row, as the engines take them, and a
+    // pageable source read in place; returns when the stream has done them.
+    void copy_2d_to_device(DevicePtr dst, uint64_t dpitch, const void* src, uint64_t spitch, uint64_t width,
+                           uint64_t height, StreamId s);
     void copy_device(DevicePtr dst, DevicePtr src, uint64_t bytes, StreamId s);
     void fill(DevicePtr dst, uint8_t value, uint64_t bytes, StreamId s);
     // The same on the default stream, waiting for completion.
@@ -327,6 +333,7 @@ private:
     uint32_t completed(uint32_t channel);
     bool reached(uint32_t channel, uint32_t count);
     void queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill = 0);
+    bool in_place_possible(const void* host, uint64_t bytes) const;
     void copy_in_place(uint32_t kind, uint64_t src, uint64_t dst, const void* host, uint64_t bytes, StreamId s);
     void semaphore(uint32_t cmd, const void* address, uint64_t payload, StreamId s);
     void wait_until(const std::function<bool()>& done);

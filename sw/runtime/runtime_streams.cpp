@@ -1,16 +1,20 @@
 // Streams, events, copies and waiting: the runtime's side of the command processor's channels.
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
 
 #include "gpu/registers.h"
 #include "runtime/platform.h"
+#include "protocol/memory_map.h"
 #include "runtime/runtime.h"
 
 namespace gpusim {
 
 namespace {
 enum CopyKind : uint32_t { kH2D = 1, kD2H = 2, kD2D = 3, kFill = 4 };
+// The largest bounce buffer kept for the next pageable upload (a larger one goes back to the host).
+constexpr uint64_t kSpareBounceBytes = uint64_t(256) << 20;
 constexpr uint32_t kStaged = 1u << 16;
 
 Error error_of(uint32_t code) {
@@ -105,24 +109,20 @@ void Runtime::check_fault() {
 }
 
 void Runtime::retire() {
-    for (size_t k = 0; k < m_pending_frees.size();) {
-        if (reached(m_pending_frees[k].channel, m_pending_frees[k].after)) {
-            unmap_allocation(m_pending_frees[k].p);
-            m_pending_frees.erase(m_pending_frees.begin() + long(k));
-        } else {
-            ++k;
-        }
+    // Each list is split once into what stays and what goes: a 2D copy of 16,384 rows leaves as
+    // many bounce buffers, and erasing them one at a time from the front moved the rest each time.
+    const auto pending = [&](const auto& e) { return !reached(e.channel, e.after); };
+    auto freed = std::stable_partition(m_pending_frees.begin(), m_pending_frees.end(), pending);
+    for (auto it = freed; it != m_pending_frees.end(); ++it) unmap_allocation(it->p);   // again is harmless
+    m_pending_frees.erase(freed, m_pending_frees.end());
+    auto done = std::stable_partition(m_retiring.begin(), m_retiring.end(), pending);
+    for (auto it = done; it != m_retiring.end(); ++it) {
+        m_platform->host_memory.remove_window(it->buffer.data());
+        // The largest bounce buffer stays for the next upload: its pages are already touched.
+        if (it->buffer.capacity() > m_spare_bounce.capacity() && it->buffer.capacity() <= kSpareBounceBytes)
+            m_spare_bounce = std::move(it->buffer);
     }
-    for (size_t k = 0; k < m_retiring.size();) {
-        if (reached(m_retiring[k].channel, m_retiring[k].after)) {
-            m_platform->host_memory.remove_window(m_retiring[k].buffer.data());
-            // The largest bounce buffer stays for the next upload: its pages are already touched.
-            if (m_retiring[k].buffer.capacity() > m_spare_bounce.capacity()) m_spare_bounce = std::move(m_retiring[k].buffer);
-            m_retiring.erase(m_retiring.begin() + long(k));
-        } else {
-            ++k;
-        }
-    }
+    m_retiring.erase(done, m_retiring.end());
 }
 
 void Runtime::queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill) {
@@ -143,14 +143,14 @@ void Runtime::copy_to_device(DevicePtr dst, const void* src, uint64_t bytes, Str
     if (is_pinned(src, bytes)) return queue_copy(kH2D, reinterpret_cast<uint64_t>(src), dst, bytes, s, false);
     // Pageable, with the caller waiting: the engine reads the buffer in place (its timing is still
     // the staged copy's), as the program cannot touch the buffer before the copy is done.
-    if (caller_waits && !m_platform->host_memory.overlaps(reinterpret_cast<uint64_t>(src), bytes))
-        return copy_in_place(kH2D, reinterpret_cast<uint64_t>(src), dst, src, bytes, s);
+    if (caller_waits && in_place_possible(src, bytes)) return copy_in_place(kH2D, reinterpret_cast<uint64_t>(src), dst, src, bytes, s);
     // Pageable: the bytes are taken now into a bounce buffer the engine reads later.
+    stream(s);   // a stream that does not exist fails here, before the bounce buffer's window opens
     HostBytes bounce = bytes <= m_spare_bounce.capacity() ? std::move(m_spare_bounce) : HostBytes();
     m_spare_bounce = HostBytes();
     bounce.resize(bytes);
     std::memcpy(bounce.data(), src, bytes);
-    m_platform->host_memory.add_window(bounce.data(), bytes);
+    m_platform->host_memory.add_window(bounce.data(), bytes, true);   // the engines' alone
     queue_copy(kH2D, reinterpret_cast<uint64_t>(bounce.data()), dst, bytes, s, true);
     m_retiring.push_back({stream(s).channel, stream(s).last, std::move(bounce)});
 }
@@ -161,20 +161,53 @@ void Runtime::copy_to_host(void* dst, DevicePtr src, uint64_t bytes, StreamId s)
     check_range(src, bytes, "copy to host");
     if (is_pinned(dst, bytes)) return queue_copy(kD2H, src, reinterpret_cast<uint64_t>(dst), bytes, s, false);
     // A pageable download always waits for its completion, so the engine writes the buffer in
-    // place, unless the buffer shares bytes with a window of its own.
-    if (!m_platform->host_memory.overlaps(reinterpret_cast<uint64_t>(dst), bytes))
-        return copy_in_place(kD2H, src, reinterpret_cast<uint64_t>(dst), dst, bytes, s);
+    // place where it can.
+    if (in_place_possible(dst, bytes)) return copy_in_place(kD2H, src, reinterpret_cast<uint64_t>(dst), dst, bytes, s);
     HostBytes bounce(bytes);
     copy_in_place(kD2H, src, reinterpret_cast<uint64_t>(bounce.data()), bounce.data(), bytes, s);
     std::memcpy(dst, bounce.data(), bytes);
 }
 
+void Runtime::copy_2d_to_device(DevicePtr dst, uint64_t dpitch, const void* src, uint64_t spitch, uint64_t width,
+                                uint64_t height, StreamId s) {
+    check_fault();
+    if (!width || !height) return;
+    const uint64_t span = (height - 1) * spitch + width;
+    const auto* rows = static_cast<const uint8_t*>(src);
+    if (is_pinned(src, span) || !in_place_possible(src, span)) {
+        for (uint64_t r = 0; r < height; ++r) copy_to_device(dst + r * dpitch, rows + r * spitch, width, s);
+        return synchronize(s);
+    }
+    // Pageable, the caller waiting: one window over all the rows, each row a staged copy as before.
+    for (uint64_t r = 0; r < height; ++r) check_range(dst + r * dpitch, width, "copy to device");
+    stream(s);
+    m_platform->host_memory.add_window(src, span, true);
+    try {
+        for (uint64_t r = 0; r < height; ++r)
+            queue_copy(kH2D, reinterpret_cast<uint64_t>(rows + r * spitch), dst + r * dpitch, width, s, true);
+        synchronize(s);
+    } catch (...) {
+        m_platform->host_memory.remove_window(src);
+        throw;
+    }
+    m_platform->host_memory.remove_window(src);
+}
+
+// Not where the buffer shares bytes with a window of its own, and not in managed memory, whose
+// host view the engine must not touch (its pages migrate at the program's own accesses).
+bool Runtime::in_place_possible(const void* host, uint64_t bytes) const {
+    const uint64_t a = reinterpret_cast<uint64_t>(host);
+    if (memory_map::in_managed_window(a) || memory_map::in_managed_window(a + bytes - 1)) return false;
+    return !m_platform->host_memory.overlaps(a, bytes);
+}
+
 // A staged copy whose host side is `host` itself, open to the copy engines until the copy is done.
 void Runtime::copy_in_place(uint32_t kind, uint64_t src, uint64_t dst, const void* host, uint64_t bytes, StreamId s) {
+    stream(s);   // a stream that does not exist fails here, before the window opens
     m_platform->host_memory.add_window(host, bytes, true);
-    queue_copy(kind, src, dst, bytes, s, true);
-    const Stream st = stream(s);
     try {
+        queue_copy(kind, src, dst, bytes, s, true);
+        const Stream st = stream(s);
         wait_until([&] { return reached(st.channel, st.last); });
     } catch (...) {
         m_platform->host_memory.remove_window(host);

@@ -4,7 +4,9 @@
 #define BOOST_TEST_MODULE sfu
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -250,13 +252,17 @@ BOOST_AUTO_TEST_CASE(tables_unpack_to_their_sweeps) {
 }
 
 // The packed tables answer every index as the captured sweep does, each at a fraction of its size.
+// Under the sanitizers (GPUSIM_SFU_PACKED_STRIDE) every so many entries: the same code, in a
+// tenth of the time.
 BOOST_AUTO_TEST_CASE(packed_tables_hold_every_entry) {
+    const char* stride_env = std::getenv("GPUSIM_SFU_PACKED_STRIDE");
+    const uint32_t stride = stride_env ? std::max(1, std::atoi(stride_env)) : 1;
     for (uint8_t t = 0; t < uint8_t(SfuTable::Count); ++t) {
         const std::vector<uint32_t> entries = sfu_table_entries(SfuTable(t));
         const PackedSfuTable& packed = sfu_table(SfuTable(t));
         BOOST_TEST(entries.size() == sfu_table_size(SfuTable(t)));
         uint32_t wrong = 0, first_wrong = 0;
-        for (uint32_t i = 0; i < entries.size(); ++i)
+        for (uint32_t i = 0; i < entries.size(); i += stride)
             if (packed[i] != entries[i] && !wrong++) first_wrong = i;
         BOOST_TEST(wrong == 0u, "table " << int(t) << ": " << wrong << " entries differ, first " << first_wrong);
         if (entries.size() >= (1u << 23)) BOOST_TEST(packed.bytes() * 4 < entries.size() * sizeof(uint32_t), "table " << int(t));

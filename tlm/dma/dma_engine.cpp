@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "protocol/copy_engine_access.h"
+#include "protocol/memory_map.h"
 
 namespace gpusim {
 
@@ -46,10 +47,11 @@ uint8_t* DmaEngine::device_bytes(uint64_t addr, uint32_t len) {
     const auto covers = [&](const tlm::tlm_dmi& d) {
         return d.get_dmi_ptr() && addr >= d.get_start_address() && addr + len - 1 <= d.get_end_address();
     };
+    // Host memory behind the device socket (a descriptor's device side naming a host address) keeps
+    // its transactions: the link prices those by their direction, which IGNORE would not carry.
+    if (memory_map::is_host_address(addr)) return nullptr;
     int slot = covers(m_dmi[0]) ? 0 : covers(m_dmi[1]) ? 1 : -1;
     if (slot < 0) {
-        slot = m_dmi_next;
-        m_dmi_next ^= 1;
         tlm::tlm_generic_payload p;
         p.set_address(addr);
         p.set_command(tlm::TLM_WRITE_COMMAND);
@@ -58,8 +60,11 @@ uint8_t* DmaEngine::device_bytes(uint64_t addr, uint32_t len) {
         tlm::tlm_dmi granted;
         const bool ok = device->get_direct_mem_ptr(p, granted) && granted.is_read_write_allowed();
         p.clear_extension(&marker);
-        m_dmi[slot] = ok ? granted : tlm::tlm_dmi();
-        if (!covers(m_dmi[slot])) return nullptr;   // not granted, or the burst crosses the region's end
+        // A refusal (managed memory) leaves both slots as they were: the copy's other side keeps its.
+        if (!ok || !covers(granted)) return nullptr;   // or the burst crosses the region's end
+        slot = m_dmi_next;
+        m_dmi_next ^= 1;
+        m_dmi[slot] = granted;
     }
     return m_dmi[slot].get_dmi_ptr() + (addr - m_dmi[slot].get_start_address());
 }

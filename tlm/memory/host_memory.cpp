@@ -22,8 +22,11 @@ void HostMemory::remove_window(const void* base) {
     auto it = m_windows.find(reinterpret_cast<uint64_t>(base));
     if (it == m_windows.end()) return;
     const uint64_t start = it->first, end = it->first + it->second.size - 1;
+    const bool granted_direct_access = !it->second.copy_engines_only;
     m_windows.erase(it);
-    socket->invalidate_direct_mem_ptr(start, end);
+    // Only an open window can have granted direct access (a 2D copy opens and closes a window a
+    // row, and each invalidation reaches every SM).
+    if (granted_direct_access) socket->invalidate_direct_mem_ptr(start, end);
 }
 
 const HostMemory::Window* HostMemory::holding(uint64_t addr, uint64_t len) const {

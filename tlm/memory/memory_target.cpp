@@ -55,8 +55,8 @@ bool MemoryTarget::access(tlm::tlm_generic_payload& p) {
     uint32_t len = p.get_data_length();
     if (p.get_byte_enable_ptr()) { p.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE); return false; }
     if (addr + len < addr || !is_mapped(addr, len)) { p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); return false; }
-    if (p.is_read()) { m_store.read(addr, p.get_data_ptr(), len); m_bytes_read += len; }
-    else if (p.is_write()) { m_store.write(addr, p.get_data_ptr(), len); m_bytes_written += len; }
+    if (p.is_read()) m_store.read(addr, p.get_data_ptr(), len);
+    else if (p.is_write()) m_store.write(addr, p.get_data_ptr(), len);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     return true;
 }

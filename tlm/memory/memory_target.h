@@ -35,8 +35,6 @@ public:
     void revoke(uint64_t start, uint64_t end) { socket->invalidate_direct_mem_ptr(start, end); }
 
     SparseStore& store() { return m_store; }
-    uint64_t bytes_read() const { return m_bytes_read; }
-    uint64_t bytes_written() const { return m_bytes_written; }
 
 private:
     bool m_checked;
@@ -45,10 +43,9 @@ private:
     SparseStore m_store;
     std::set<uint64_t> m_mapped;        // page numbers
     static constexpr uint64_t kNoPage = ~uint64_t(0);
-    // The page is_mapped last found mapped (atomic: SMs on host threads may ask at once).
+    // The page is_mapped last found mapped (atomic, cheaply: the runtime asks between quanta and
+    // SMs under the memory map's lock, but nothing here relies on that).
     mutable std::atomic<uint64_t> m_last_mapped{kNoPage};
-    uint64_t m_bytes_read = 0;
-    uint64_t m_bytes_written = 0;
 
     void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& p);

@@ -45,9 +45,9 @@ uint8_t* SparseStore::create_page(uint64_t addr) {
             throw;
         }
     }
-    ++slab->second.pages;
     uint8_t* ptr = slab->second.base + (addr & (kSlabSize - 1) & ~(kPageSize - 1));
     m_pages[addr >> kPageBits] = Page{ptr, true};
+    ++slab->second.pages;   // after the insert, which may throw
     return ptr;
 }
 
