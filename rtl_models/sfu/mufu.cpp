@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "sfu/fp32_bits.h"
+#include "sfu/interpolator.h"
 #include "sfu/mufu_coefficients.h"
+#include "sfu/mufu_table_fits.h"
 #include "sfu/sfu_tables.h"
 
 namespace gpusim::mufu {
@@ -31,22 +33,9 @@ uint32_t rescale(uint32_t entry, int64_t shift) {
 // MUFU.LG2's fixed-point result is truncated to fp32.
 uint32_t to_f32_rz(double v) { return as_bits(sfu::to_f32_toward_zero(v)); }
 
-// The truncated squarer of MUFU's interpolator: d*d keeping only the partial products of weight at
-// least 2^19, each cross product b_i*b_j (i < j) counted once at weight 2^(i+j+1).
-int64_t truncated_square_of(uint32_t d) {
-    constexpr int kKeep = 19;
-    int64_t sum = 0;
-    for (int i = 0; i < 17; ++i) {
-        if (!((d >> i) & 1)) continue;
-        if (2 * i >= kKeep) sum += int64_t(1) << (2 * i);
-        const int low = std::max(i + 1, kKeep - 1 - i);  // the partners j whose product is kept
-        sum += int64_t((d >> low) << low) << (i + 1);
-    }
-    return sum;
-}
-
 // Every 17-bit offset's truncated square, computed once: a lookup is faster than the bit loop,
-// whose branches a simulator's data cannot predict.
+// whose branches a simulator's data cannot predict. In full for tanh; >> 19, as the other
+// functions use it, in 16 bits (a quarter of the host's cache).
 int64_t truncated_square(uint32_t d) {
     static const std::vector<int64_t> table = [] {
         std::vector<int64_t> t(1u << 17);
@@ -56,20 +45,32 @@ int64_t truncated_square(uint32_t d) {
     return table[d];
 }
 
-// The 24 most significant bits of a positive fixed-point value, truncated, times 2^exp. The callers'
-// results are normal numbers (at least 2^-37), so the encoding is assembled directly.
-uint32_t truncate_to_f32(int64_t acc, int exp) {
-    if (acc <= 0) return 0;
-    const int top = 63 - __builtin_clzll(uint64_t(acc));
-    const uint64_t mant = top >= 23 ? uint64_t(acc) >> (top - 23) : uint64_t(acc) << (23 - top);
-    return uint32_t(exp + top + 127) << 23 | (uint32_t(mant) & kMant);
+// Made when the program starts (2 ms), so that a lookup has no first-use check to pass.
+struct Square19 {
+    uint16_t values[1u << 17];
+    Square19() {
+        for (uint32_t k = 0; k < (1u << 17); ++k) values[k] = uint16_t(truncated_square_of(k) >> 19);
+    }
+};
+const Square19 g_square19;
+inline int64_t square19(uint32_t d) { return g_square19.values[d]; }
+
+// Entry i of a table the interpolator was fitted to: evaluated, or, in the few segments that it
+// does not reproduce, read from the table (unpacked on first use).
+uint32_t table_entry(SfuTable t, uint32_t i) {
+    const FitLayout layout = fit_layout(t);
+    const uint32_t j = layout.complement ? ~i & kMant : i;
+    const TableSegment& s = kTableFits[kFitStart[size_t(t)] + (j >> layout.offset_bits)];
+    if (s.exp == kNotFitted) return sfu_table(t)[i];
+    const uint32_t d = j & ((1u << layout.offset_bits) - 1);
+    return evaluate(s, d, square19(d << (17 - layout.offset_bits)));
 }
 
 // sin(2*pi*u/2^25) for u in the first quarter period [0, 2^23).
 uint32_t sin_quarter(uint32_t u) {
     const SinSegment& s = kSinSegments[u >> 17];
     const uint32_t d = u & 0x1FFFF;
-    return truncate_to_f32(s.k + int64_t(s.c1) * d + int64_t(s.c2) * (truncated_square(d) >> 19), -37);
+    return truncate_to_f32(s.k + int64_t(s.c1) * d + int64_t(s.c2) * square19(d), -37);
 }
 
 // The phase is |r| modulo 1 in 25-bit fixed point, truncated; the quarter table is read forwards in
@@ -115,7 +116,7 @@ uint32_t rcp(uint32_t x) {
     const int e = biased_exp(x);
     if (e == 0) return s | kInf;
     if (e == 255) return (x & kMant) ? kNan : s;
-    return s | rescale(sfu_table(SfuTable::Rcp)[x & kMant], 127 - e);
+    return s | rescale(table_entry(SfuTable::Rcp, x & kMant), 127 - e);
 }
 
 // rsqrt and sqrt look up the mantissa together with the exponent's parity, in [1, 4).
@@ -125,7 +126,7 @@ uint32_t rsqrt(uint32_t x) {
     if ((x & kSign) || (e == 255 && (x & kMant))) return kNan;
     if (e == 255) return 0;
     const int ue = e - 127, odd = ue & 1;
-    return rescale(sfu_table(SfuTable::Rsqrt)[(x & kMant) | uint32_t(odd) << 23], -(ue - odd) / 2);
+    return rescale(table_entry(SfuTable::Rsqrt, (x & kMant) | uint32_t(odd) << 23), -(ue - odd) / 2);
 }
 
 uint32_t sqrt(uint32_t x) {
@@ -134,7 +135,7 @@ uint32_t sqrt(uint32_t x) {
     if ((x & kSign) || (e == 255 && (x & kMant))) return kNan;
     if (e == 255) return kInf;
     const int ue = e - 127, odd = ue & 1;
-    return rescale(sfu_table(SfuTable::Sqrt)[(x & kMant) | uint32_t(odd) << 23], (ue - odd) / 2);
+    return rescale(table_entry(SfuTable::Sqrt, (x & kMant) | uint32_t(odd) << 23), (ue - odd) / 2);
 }
 
 // The argument becomes a sign and a fixed-point magnitude with 23 fraction bits (truncated): the
@@ -146,8 +147,8 @@ uint32_t ex2(uint32_t x) {
     const int64_t fixed = int64_t(std::fmin(mag, 1024.0) * 0x1p23);  // truncation: mag is not negative
     const int64_t whole = fixed >> 23;
     const uint32_t frac = uint32_t(fixed) & kMant;
-    if (x & kSign) return rescale(sfu_table(SfuTable::Ex2Neg)[frac], 1 - whole);
-    return rescale(sfu_table(SfuTable::Ex2Pos)[frac], whole - 1);
+    if (x & kSign) return rescale(table_entry(SfuTable::Ex2Neg, frac), 1 - whole);
+    return rescale(table_entry(SfuTable::Ex2Pos, frac), whole - 1);
 }
 
 // The unit adds the exponent to a fixed-point log2 of the mantissa and truncates the sum to fp32.
@@ -160,10 +161,10 @@ uint32_t lg2(uint32_t x) {
     if (e == 255) return kInf;
     const int ue = e - 127;
     const uint32_t m = x & kMant;
-    if (ue == 0) return sfu_table(SfuTable::Lg2E0)[m];
-    if (ue == -1) return sfu_table(SfuTable::Lg2Em1)[m];
-    if (ue >= 1) return to_f32_rz(ue + double(as_float(sfu_table(SfuTable::Lg2E0)[m])));
-    return to_f32_rz(ue + 2 + double(as_float(sfu_table(SfuTable::Lg2Em2)[m])));
+    if (ue == 0) return table_entry(SfuTable::Lg2E0, m);
+    if (ue == -1) return table_entry(SfuTable::Lg2Em1, m);
+    if (ue >= 1) return to_f32_rz(ue + double(as_float(table_entry(SfuTable::Lg2E0, m))));
+    return to_f32_rz(ue + 2 + double(as_float(table_entry(SfuTable::Lg2Em2, m))));
 }
 
 uint32_t sin(uint32_t r) { return sin_cos(r, false); }

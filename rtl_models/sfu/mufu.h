@@ -3,10 +3,12 @@
 // and results below the normal range are zero, as in MUFU itself; the PTX instructions wrap these
 // in the scaling sequences of approx_sequences.h.
 //
-// rcp, rsqrt, sqrt, ex2 and lg2, and the 16-bit forms, are looked up in tables captured on an H100
-// (sfu_tables.h), with the exponent handled as the data shows. sin, cos and tanh are piecewise
-// quadratic interpolators whose coefficients were fitted to captures (mufu_coefficients.h).
-// docs/sfu.md has the evidence for each.
+// rcp, rsqrt, sqrt, ex2 and lg2 give the entries of tables captured on an H100 (sfu_tables.h),
+// with the exponent handled as the data shows; the entries are evaluated by the unit's quadratic
+// interpolator, fitted to every entry of the tables (interpolator.h, mufu_table_fits.h), and read
+// from the tables only where no fit exists. The 16-bit forms are looked up. sin, cos and tanh are
+// the same interpolator with coefficients fitted to captures (mufu_coefficients.h). docs/sfu.md
+// has the evidence for each.
 #pragma once
 
 #include <cstdint>

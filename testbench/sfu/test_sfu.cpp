@@ -269,6 +269,32 @@ BOOST_AUTO_TEST_CASE(packed_tables_hold_every_entry) {
     }
 }
 
+// rcp, sqrt, rsqrt, ex2 and lg2 evaluate the interpolator fitted to each table (mufu_table_fits.h)
+// instead of reading the table: on the binade each table was captured on, every result must be the
+// table's entry. (Other binades rescale the same entries, as before.)
+BOOST_AUTO_TEST_CASE(fitted_interpolators_give_every_table_entry) {
+    const char* stride_env = std::getenv("GPUSIM_SFU_PACKED_STRIDE");
+    const uint32_t stride = stride_env ? std::max(1, std::atoi(stride_env)) : 1;
+    struct Case {
+        SfuTable table;
+        uint32_t (*fn)(uint32_t);
+        uint32_t first_input;   // the input of entry 0; entry i is the i-th encoding after it
+    };
+    const Case cases[] = {
+        {SfuTable::Rcp, mufu::rcp, 0x3F800000u},     {SfuTable::Rsqrt, mufu::rsqrt, 0x3F800000u},
+        {SfuTable::Sqrt, mufu::sqrt, 0x3F800000u},   {SfuTable::Ex2Pos, mufu::ex2, 0x3F800000u},
+        {SfuTable::Ex2Neg, mufu::ex2, 0xBF800000u},  {SfuTable::Lg2E0, mufu::lg2, 0x3F800000u},
+        {SfuTable::Lg2Em1, mufu::lg2, 0x3F000000u},  {SfuTable::Lg2Em2, mufu::lg2, 0x3E800000u},
+    };
+    for (const Case& c : cases) {
+        const std::vector<uint32_t> entries = sfu_table_entries(c.table);
+        uint32_t wrong = 0, first_wrong = 0;
+        for (uint32_t i = 0; i < entries.size(); i += stride)
+            if (c.fn(c.first_input + i) != entries[i] && !wrong++) first_wrong = i;
+        BOOST_TEST(wrong == 0u, "table " << int(c.table) << ": " << wrong << " results differ, first at entry " << first_wrong);
+    }
+}
+
 // sfu.approx switches a running kernel between the GPU's bits and the correctly rounded result.
 BOOST_AUTO_TEST_CASE(config_chooses_hardware_or_ideal) {
     const std::string body = R"(
