@@ -108,4 +108,42 @@ uint32_t div_full(uint32_t a, uint32_t b, bool ftz) {
     return canon(u(f(mufu::rcp(u(y))) * x));
 }
 
+namespace {
+// Lanes whose operand is above 2^126 in magnitude (rcp and the divisions scale them).
+uint32_t huge_lanes(const uint32_t* x) {
+    uint32_t lanes = 0;
+    for (int l = 0; l < 32; ++l) lanes |= uint32_t((x[l] & 0x7FFFFFFFu) > u(kHuge)) << l;
+    return lanes;
+}
+} // namespace
+
+// Where no sequence scales the operand, the instruction's result is MUFU's: the lanes of special
+// operands (tiny ones among them) come back set from mufu's warp functions, and the other scaled
+// cases are set here.
+uint32_t warp(uint8_t fn, bool ftz, const uint32_t* x, uint32_t* out) {
+    switch (fn) {
+    case 0: return mufu::rcp_warp(x, out) | (ftz ? 0 : huge_lanes(x));
+    case 1: return mufu::sqrt_warp(x, out);
+    case 2: return mufu::rsqrt_warp(x, out);
+    case 3: {
+        uint32_t below = 0;
+        if (!ftz)
+            for (int l = 0; l < 32; ++l) below |= uint32_t(f(x[l]) < -126.0f) << l;
+        return mufu::ex2_warp(x, out) | below;
+    }
+    default: return 0xFFFFFFFFu;
+    }
+}
+
+// A divisor that is neither tiny (rcp_warp sets those) nor above 2^126 leaves both operands as
+// they are, in div.approx and div.full alike.
+uint32_t div_warp(bool ftz, const uint32_t* a, const uint32_t* b, uint32_t* out) {
+    const uint32_t slow = mufu::rcp_warp(b, out) | huge_lanes(b);
+    for (int l = 0; l < 32; ++l) {
+        const float r = f(out[l]), x = f(a[l]);
+        out[l] = canon(u(ftz ? mul_ftz(r, x) : r * x));
+    }
+    return slow;
+}
+
 } // namespace gpusim::approx

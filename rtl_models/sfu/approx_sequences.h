@@ -17,4 +17,11 @@ uint32_t cos(uint32_t x);
 uint32_t div_approx(uint32_t a, uint32_t b, bool ftz);
 uint32_t div_full(uint32_t a, uint32_t b, bool ftz);
 
+// A warp's 32 lanes at once (mufu.h's *_warp): out[l] is the instruction's result for every lane
+// whose bit the result leaves clear; the caller computes the lanes it sets with the functions
+// above. fn numbers the functions rcp, sqrt, rsqrt, ex2, lg2, sin, cos, tanh.
+uint32_t warp(uint8_t fn, bool ftz, const uint32_t* x, uint32_t* out);
+// div.approx or div.full of a by b (they differ only in the lanes it sets).
+uint32_t div_warp(bool ftz, const uint32_t* a, const uint32_t* b, uint32_t* out);
+
 } // namespace gpusim::approx

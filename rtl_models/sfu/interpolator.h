@@ -59,17 +59,18 @@ inline uint32_t evaluate(const TableSegment& s, uint32_t d, int64_t square) {
 struct FitLayout {
     uint8_t offset_bits = 0;   // 0: the table is looked up, not fitted
     bool complement = false;
+    uint32_t segments = 0;
 };
 constexpr FitLayout fit_layout(SfuTable t) {
     switch (t) {
-    case SfuTable::Rcp: return {16, false};
+    case SfuTable::Rcp: return {16, false, 128};
     case SfuTable::Rsqrt:
-    case SfuTable::Sqrt:
+    case SfuTable::Sqrt: return {17, false, 128};
     case SfuTable::Ex2Pos:
     case SfuTable::Lg2E0:
     case SfuTable::Lg2Em1:
-    case SfuTable::Lg2Em2: return {17, false};
-    case SfuTable::Ex2Neg: return {17, true};
+    case SfuTable::Lg2Em2: return {17, false, 64};
+    case SfuTable::Ex2Neg: return {17, true, 64};
     default: return {};
     }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "sfu/fp32_bits.h"
@@ -57,13 +58,29 @@ inline int64_t square19(uint32_t d) { return g_square19.values[d]; }
 
 // Entry i of a table the interpolator was fitted to: evaluated, or, in the few segments that it
 // does not reproduce, read from the table (unpacked on first use).
-uint32_t table_entry(SfuTable t, uint32_t i) {
-    const FitLayout layout = fit_layout(t);
-    const uint32_t j = layout.complement ? ~i & kMant : i;
-    const TableSegment& s = kTableFits[kFitStart[size_t(t)] + (j >> layout.offset_bits)];
-    if (s.exp == kNotFitted) return sfu_table(t)[i];
-    const uint32_t d = j & ((1u << layout.offset_bits) - 1);
-    return evaluate(s, d, square19(d << (17 - layout.offset_bits)));
+// (A template: each table's layout and place in kTableFits are constants where it is read.)
+template <SfuTable T>
+uint32_t table_entry(uint32_t i) {
+    constexpr FitLayout kLayout = fit_layout(T);
+    constexpr uint32_t kStart = kFitStart[size_t(T)];
+    const uint32_t j = kLayout.complement ? ~i & kMant : i;
+    const TableSegment& s = kTableFits[kStart + (j >> kLayout.offset_bits)];
+    if (s.exp == kNotFitted) return sfu_table(T)[i];
+    const uint32_t d = j & ((1u << kLayout.offset_bits) - 1);
+    return evaluate(s, d, square19(d << (17 - kLayout.offset_bits)));
+}
+
+// The truncation of interpolator.h without a branch or a bit scan: an acc below 2^52 converts to
+// a double exactly, whose exponent is the top bit's place and whose fraction's high 23 bits are
+// the truncated mantissa. Returns the biased exponent of acc * 2^exp; *mant gets the mantissa.
+inline int32_t truncate_parts(int64_t acc, int32_t exp, uint32_t* mant) {
+    double wide;
+    uint64_t bits = uint64_t(acc) | 0x4330000000000000ull;
+    std::memcpy(&wide, &bits, 8);
+    wide -= 0x1p52;
+    std::memcpy(&bits, &wide, 8);
+    *mant = uint32_t(bits >> 29) & kMant;
+    return int32_t(bits >> 52) - 1023 + exp + 127;
 }
 
 // sin(2*pi*u/2^25) for u in the first quarter period [0, 2^23).
@@ -116,7 +133,7 @@ uint32_t rcp(uint32_t x) {
     const int e = biased_exp(x);
     if (e == 0) return s | kInf;
     if (e == 255) return (x & kMant) ? kNan : s;
-    return s | rescale(table_entry(SfuTable::Rcp, x & kMant), 127 - e);
+    return s | rescale(table_entry<SfuTable::Rcp>(x & kMant), 127 - e);
 }
 
 // rsqrt and sqrt look up the mantissa together with the exponent's parity, in [1, 4).
@@ -126,7 +143,7 @@ uint32_t rsqrt(uint32_t x) {
     if ((x & kSign) || (e == 255 && (x & kMant))) return kNan;
     if (e == 255) return 0;
     const int ue = e - 127, odd = ue & 1;
-    return rescale(table_entry(SfuTable::Rsqrt, (x & kMant) | uint32_t(odd) << 23), -(ue - odd) / 2);
+    return rescale(table_entry<SfuTable::Rsqrt>((x & kMant) | uint32_t(odd) << 23), -(ue - odd) / 2);
 }
 
 uint32_t sqrt(uint32_t x) {
@@ -135,20 +152,25 @@ uint32_t sqrt(uint32_t x) {
     if ((x & kSign) || (e == 255 && (x & kMant))) return kNan;
     if (e == 255) return kInf;
     const int ue = e - 127, odd = ue & 1;
-    return rescale(table_entry(SfuTable::Sqrt, (x & kMant) | uint32_t(odd) << 23), (ue - odd) / 2);
+    return rescale(table_entry<SfuTable::Sqrt>((x & kMant) | uint32_t(odd) << 23), (ue - odd) / 2);
 }
 
 // The argument becomes a sign and a fixed-point magnitude with 23 fraction bits (truncated): the
 // fraction indexes the table of its sign and the integer part scales the result.
+namespace {
+int64_t ex2_fixed(uint32_t x) {
+    const double mag = biased_exp(x) == 0 ? 0.0 : std::fabs(double(as_float(x)));
+    return int64_t(std::fmin(mag, 1024.0) * 0x1p23);  // truncation: mag is not negative
+}
+} // namespace
+
 uint32_t ex2(uint32_t x) {
-    const int e = biased_exp(x);
-    if (e == 255 && (x & kMant)) return kNan;
-    const double mag = e == 0 ? 0.0 : std::fabs(double(as_float(x)));
-    const int64_t fixed = int64_t(std::fmin(mag, 1024.0) * 0x1p23);  // truncation: mag is not negative
+    if (biased_exp(x) == 255 && (x & kMant)) return kNan;
+    const int64_t fixed = ex2_fixed(x);
     const int64_t whole = fixed >> 23;
     const uint32_t frac = uint32_t(fixed) & kMant;
-    if (x & kSign) return rescale(table_entry(SfuTable::Ex2Neg, frac), 1 - whole);
-    return rescale(table_entry(SfuTable::Ex2Pos, frac), whole - 1);
+    if (x & kSign) return rescale(table_entry<SfuTable::Ex2Neg>(frac), 1 - whole);
+    return rescale(table_entry<SfuTable::Ex2Pos>(frac), whole - 1);
 }
 
 // The unit adds the exponent to a fixed-point log2 of the mantissa and truncates the sum to fp32.
@@ -161,10 +183,10 @@ uint32_t lg2(uint32_t x) {
     if (e == 255) return kInf;
     const int ue = e - 127;
     const uint32_t m = x & kMant;
-    if (ue == 0) return table_entry(SfuTable::Lg2E0, m);
-    if (ue == -1) return table_entry(SfuTable::Lg2Em1, m);
-    if (ue >= 1) return to_f32_rz(ue + double(as_float(table_entry(SfuTable::Lg2E0, m))));
-    return to_f32_rz(ue + 2 + double(as_float(table_entry(SfuTable::Lg2Em2, m))));
+    if (ue == 0) return table_entry<SfuTable::Lg2E0>(m);
+    if (ue == -1) return table_entry<SfuTable::Lg2Em1>(m);
+    if (ue >= 1) return to_f32_rz(ue + double(as_float(table_entry<SfuTable::Lg2E0>(m))));
+    return to_f32_rz(ue + 2 + double(as_float(table_entry<SfuTable::Lg2Em2>(m))));
 }
 
 uint32_t sin(uint32_t r) { return sin_cos(r, false); }
@@ -191,5 +213,104 @@ uint16_t tanh_f16(uint16_t x) { return uint16_t(sfu_table(SfuTable::TanhF16)[x])
 uint16_t tanh_bf16(uint16_t x) { return uint16_t(sfu_table(SfuTable::TanhBf16)[x]); }
 uint16_t ex2_f16(uint16_t x) { return uint16_t(sfu_table(SfuTable::Ex2F16)[x]); }
 uint16_t ex2_bf16(uint16_t x) { return uint16_t(sfu_table(SfuTable::Ex2Bf16)[x]); }
+
+namespace {
+
+// A warp's lanes on the interpolator, as columns: the first loop over the lanes (gather_lane, one
+// lane at a time: the host's vector gathers are slow or missing) picks each lane's segment and
+// offset, the second (evaluate_lanes) does the arithmetic, which the compiler vectorises.
+struct LaneFits {
+    int64_t k[32], square[32];
+    int32_t c1[32], c2[32], exp[32];
+    uint32_t d[32], sign[32];
+    uint32_t slow = 0;   // lanes whose segment has no fit
+
+    template <SfuTable T>
+    void gather(int l, uint32_t i) {
+        constexpr FitLayout kLayout = fit_layout(T);
+        const uint32_t j = kLayout.complement ? ~i & kMant : i;
+        const TableSegment& s = kTableFits[kFitStart[size_t(T)] + (j >> kLayout.offset_bits)];
+        const uint32_t offset = j & ((1u << kLayout.offset_bits) - 1);
+        k[l] = s.k;
+        c1[l] = s.c1;
+        c2[l] = s.c2;
+        exp[l] = s.exp;
+        sign[l] = s.sign;
+        d[l] = offset;
+        square[l] = square19(offset << (17 - kLayout.offset_bits));
+        slow |= uint32_t(s.exp == kNotFitted) << l;
+    }
+
+    // Each lane's table entry as its biased exponent and mantissa (the sign is sign[l]).
+    void evaluate(int32_t* bexp, uint32_t* mant) const {
+        for (int l = 0; l < 32; ++l)
+            bexp[l] = truncate_parts(k[l] + int64_t(c1[l]) * d[l] + int64_t(c2[l]) * square[l], exp[l], &mant[l]);
+    }
+};
+
+// A table entry moved by `shift` binades, as rescale() does it.
+inline uint32_t rescaled(int32_t bexp, uint32_t mant, int32_t shift) {
+    const int32_t e = bexp + shift;
+    return e <= 0 ? 0 : e >= 255 ? kInf : uint32_t(e) << 23 | mant;
+}
+
+} // namespace
+
+uint32_t rcp_warp(const uint32_t* x, uint32_t* out) {
+    LaneFits f;
+    uint32_t special = 0;
+    for (int l = 0; l < 32; ++l) {
+        const int e = biased_exp(x[l]);
+        special |= uint32_t(e == 0 || e == 255) << l;
+        f.gather<SfuTable::Rcp>(l, x[l] & kMant);
+    }
+    int32_t bexp[32];
+    uint32_t mant[32];
+    f.evaluate(bexp, mant);
+    for (int l = 0; l < 32; ++l) out[l] = (x[l] & kSign) | rescaled(bexp[l], mant[l], 127 - biased_exp(x[l]));
+    return special | f.slow;
+}
+
+namespace {
+template <SfuTable T, int Sign>
+uint32_t root_warp(const uint32_t* x, uint32_t* out) {
+    LaneFits f;
+    uint32_t special = 0;
+    for (int l = 0; l < 32; ++l) {
+        const int e = biased_exp(x[l]);
+        special |= uint32_t((x[l] & kSign) || e == 0 || e == 255) << l;
+        f.gather<T>(l, (x[l] & kMant) | uint32_t((e - 127) & 1) << 23);
+    }
+    int32_t bexp[32];
+    uint32_t mant[32];
+    f.evaluate(bexp, mant);
+    for (int l = 0; l < 32; ++l) {
+        const int32_t ue = biased_exp(x[l]) - 127, half = (ue - (ue & 1)) / 2;
+        out[l] = rescaled(bexp[l], mant[l], Sign * half);
+    }
+    return special | f.slow;
+}
+} // namespace
+
+uint32_t rsqrt_warp(const uint32_t* x, uint32_t* out) { return root_warp<SfuTable::Rsqrt, -1>(x, out); }
+uint32_t sqrt_warp(const uint32_t* x, uint32_t* out) { return root_warp<SfuTable::Sqrt, 1>(x, out); }
+
+uint32_t ex2_warp(const uint32_t* x, uint32_t* out) {
+    LaneFits f;
+    uint32_t special = 0;
+    int32_t whole[32];
+    for (int l = 0; l < 32; ++l) {
+        special |= uint32_t(biased_exp(x[l]) == 255 && (x[l] & kMant)) << l;
+        const int64_t fixed = ex2_fixed(x[l]);
+        whole[l] = int32_t(fixed >> 23);
+        if (x[l] & kSign) f.gather<SfuTable::Ex2Neg>(l, uint32_t(fixed) & kMant);
+        else f.gather<SfuTable::Ex2Pos>(l, uint32_t(fixed) & kMant);
+    }
+    int32_t bexp[32];
+    uint32_t mant[32];
+    f.evaluate(bexp, mant);
+    for (int l = 0; l < 32; ++l) out[l] = rescaled(bexp[l], mant[l], x[l] & kSign ? 1 - whole[l] : whole[l] - 1);
+    return special | f.slow;
+}
 
 } // namespace gpusim::mufu

@@ -28,4 +28,13 @@ uint16_t tanh_bf16(uint16_t x);
 uint16_t ex2_f16(uint16_t x);
 uint16_t ex2_bf16(uint16_t x);
 
+// A warp's 32 operands at once, in loops the compiler vectorises: out[l] = f(x[l]) for every lane
+// whose bit the result leaves clear. The lanes it sets (zero, subnormal, infinite and NaN operands,
+// those outside the function's domain, and the few segments read from a table) the caller
+// evaluates one by one. (lg2, whose result adds the exponent in double precision, is no faster so.)
+uint32_t rcp_warp(const uint32_t* x, uint32_t* out);
+uint32_t rsqrt_warp(const uint32_t* x, uint32_t* out);
+uint32_t sqrt_warp(const uint32_t* x, uint32_t* out);
+uint32_t ex2_warp(const uint32_t* x, uint32_t* out);
+
 } // namespace gpusim::mufu

@@ -50,7 +50,10 @@ void approx_f32(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         return;
     }
     const HwUnary hw = kHardware[in.aux];
-    for_lanes(m, [&](int l) { d[l] = hw(uint32_t(a[l]), Ftz); });
+    uint32_t x[kWarpSize], r[kWarpSize];
+    for (int l = 0; l < kWarpSize; ++l) x[l] = uint32_t(a[l]);
+    const uint32_t slow = approx::warp(in.aux, Ftz, x, r);
+    for_lanes(m, [&](int l) { d[l] = (slow >> l) & 1 ? hw(x[l], Ftz) : r[l]; });
 }
 
 // div.approx: a * (1/b); for 2^126 < |b| < 2^128 the reciprocal underflows, giving a signed zero,
@@ -61,8 +64,11 @@ void div_f32(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const uint64_t* a = c.src(w, in.a);
     const uint64_t* b = c.src(w, in.b);
     if (!c.sfu_ideal) {
+        uint32_t x[kWarpSize], y[kWarpSize], r[kWarpSize];
+        for (int l = 0; l < kWarpSize; ++l) x[l] = uint32_t(a[l]), y[l] = uint32_t(b[l]);
+        const uint32_t slow = approx::div_warp(Ftz, x, y, r);
         for_lanes(m, [&](int l) {
-            d[l] = Full ? approx::div_full(uint32_t(a[l]), uint32_t(b[l]), Ftz) : approx::div_approx(uint32_t(a[l]), uint32_t(b[l]), Ftz);
+            d[l] = !((slow >> l) & 1) ? r[l] : Full ? approx::div_full(x[l], y[l], Ftz) : approx::div_approx(x[l], y[l], Ftz);
         });
         return;
     }

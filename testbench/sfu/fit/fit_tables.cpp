@@ -117,6 +117,10 @@ int main(int argc, char** argv) {
         const std::vector<uint32_t> table = sfu_table_entries(SfuTable(t));
         const uint32_t last = uint32_t(table.size() - 1), len = 1u << layout.offset_bits;
         uint32_t fitted = 0, segments = uint32_t(table.size() >> layout.offset_bits);
+        if (segments != layout.segments) {
+            std::fprintf(stderr, "%s: %u segments, fit_layout says %u\n", kNames[t], segments, layout.segments);
+            return 1;
+        }
         for (uint32_t seg = 0; seg < segments; ++seg) {
             std::vector<uint32_t> entries(len);
             for (uint32_t k = 0; k < len; ++k) {
