@@ -234,7 +234,7 @@ struct LaneFits {
         k[l] = s.k;
         c1[l] = s.c1;
         c2[l] = s.c2;
-        exp[l] = s.exp;
+        exp[l] = s.exp == kNotFitted ? 0 : s.exp;   // the lane is handed back; its sum must not overflow
         sign[l] = s.sign;
         d[l] = offset;
         square[l] = square19(offset << (17 - kLayout.offset_bits));
