@@ -37,8 +37,8 @@ inline uint32_t truncate_to_f32(int64_t acc, int exp) {
 }
 
 // A segment fitted to a captured table: its results are sign | the truncated sum times 2^exp.
-// Segments the interpolator does not reproduce (where the results cross zero, or change sign)
-// have exp == kNotFitted, and their entries come from the table itself.
+// Segments that no fit reproduces (lg2 next to 1, where the results approach zero, rsqrt's first
+// and the negative ex2's last) have exp == kNotFitted, and their entries come from the table.
 struct TableSegment {
     int64_t k;
     int32_t c1, c2;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -46,28 +47,71 @@ int64_t truncated_square(uint32_t d) {
     return table[d];
 }
 
-// Made when the program starts (2 ms), so that a lookup has no first-use check to pass.
-struct Square19 {
-    uint16_t values[1u << 17];
-    Square19() {
-        for (uint32_t k = 0; k < (1u << 17); ++k) values[k] = uint16_t(truncated_square_of(k) >> 19);
-    }
+// Made on first use (2 ms). Lookups read the published pointer, as sfu_table() does: a
+// function-local static's check on every lane cost BlackScholes 6%.
+std::atomic<const uint16_t*> g_square19{nullptr};
+
+const uint16_t* make_square19_table() {
+    static const std::vector<uint16_t> table = [] {
+        std::vector<uint16_t> t(1u << 17);
+        for (uint32_t k = 0; k < t.size(); ++k) t[k] = uint16_t(truncated_square_of(k) >> 19);
+        return t;
+    }();
+    g_square19.store(table.data(), std::memory_order_release);
+    return table.data();
+}
+
+inline const uint16_t* square19_table() {
+    const uint16_t* t = g_square19.load(std::memory_order_acquire);
+    return t ? t : make_square19_table();
+}
+inline int64_t square19(uint32_t d) { return square19_table()[d]; }
+
+// Where entry i of a fitted table lies: its segment and its offset there, as a 17-bit offset for
+// the squarer too. (A template: each table's layout and place in kTableFits are constants.)
+struct Place {
+    const TableSegment* segment;
+    uint32_t d, d17;
 };
-const Square19 g_square19;
-inline int64_t square19(uint32_t d) { return g_square19.values[d]; }
+template <SfuTable T>
+Place place_of(uint32_t i) {
+    constexpr FitLayout kLayout = fit_layout(T);
+    static_assert(kLayout.offset_bits != 0, "a fitted table");
+    const uint32_t j = kLayout.complement ? ~i & kMant : i;
+    const uint32_t d = j & ((1u << kLayout.offset_bits) - 1);
+    return {&kTableFits[kFitStart[size_t(T)] + (j >> kLayout.offset_bits)], d, d << (17 - kLayout.offset_bits)};
+}
+
+// The truncation through a double in the warp functions needs every fitted sum positive and below
+// 2^52, at every offset of its segment; so does the bit scan of truncate_to_f32.
+constexpr bool sums_in_range() {
+    constexpr int64_t kMaxSquare = int64_t(1) << 15;   // fsq(d) >> 19 for d < 2^17
+    for (const TableSegment& s : kTableFits) {
+        if (s.exp == kNotFitted) continue;
+        const int64_t c1 = s.c1 < 0 ? -int64_t(s.c1) : s.c1, c2 = s.c2 < 0 ? -int64_t(s.c2) : s.c2;
+        const int64_t spread = (c1 << 17) + c2 * kMaxSquare;
+        if (s.k - spread <= 0 || s.k + spread >= (int64_t(1) << 52)) return false;
+    }
+    return true;
+}
+static_assert(sums_in_range(), "a fitted segment's sum leaves (0, 2^52)");
+
+// LaneFits leaves out the segments' sign: its tables' entries are positive.
+constexpr bool positive(SfuTable t) {
+    for (uint32_t s = 0; s < fit_layout(t).segments; ++s)
+        if (kTableFits[kFitStart[size_t(t)] + s].sign) return false;
+    return true;
+}
+static_assert(positive(SfuTable::Rcp) && positive(SfuTable::Rsqrt) && positive(SfuTable::Sqrt) && positive(SfuTable::Ex2Pos) &&
+              positive(SfuTable::Ex2Neg), "the warp functions' tables hold positive entries");
 
 // Entry i of a table the interpolator was fitted to: evaluated, or, in the few segments that it
 // does not reproduce, read from the table (unpacked on first use).
-// (A template: each table's layout and place in kTableFits are constants where it is read.)
 template <SfuTable T>
 uint32_t table_entry(uint32_t i) {
-    constexpr FitLayout kLayout = fit_layout(T);
-    constexpr uint32_t kStart = kFitStart[size_t(T)];
-    const uint32_t j = kLayout.complement ? ~i & kMant : i;
-    const TableSegment& s = kTableFits[kStart + (j >> kLayout.offset_bits)];
-    if (s.exp == kNotFitted) return sfu_table(T)[i];
-    const uint32_t d = j & ((1u << kLayout.offset_bits) - 1);
-    return evaluate(s, d, square19(d << (17 - kLayout.offset_bits)));
+    const Place p = place_of<T>(i);
+    if (p.segment->exp == kNotFitted) return sfu_table(T)[i];
+    return evaluate(*p.segment, p.d, square19(p.d17));
 }
 
 // The truncation of interpolator.h without a branch or a bit scan: an acc below 2^52 converts to
@@ -216,32 +260,31 @@ uint16_t ex2_bf16(uint16_t x) { return uint16_t(sfu_table(SfuTable::Ex2Bf16)[x])
 
 namespace {
 
-// A warp's lanes on the interpolator, as columns: the first loop over the lanes (gather_lane, one
-// lane at a time: the host's vector gathers are slow or missing) picks each lane's segment and
-// offset, the second (evaluate_lanes) does the arithmetic, which the compiler vectorises.
+// A warp's lanes on the interpolator, as columns: gather, one lane at a time (the host's vector
+// gathers are slow or missing), picks each lane's segment and offset; evaluate does the
+// arithmetic for all 32, which the compiler vectorises. The tables it serves hold positive
+// entries (lg2's negative ones are evaluated lane by lane).
 struct LaneFits {
     int64_t k[32], square[32];
     int32_t c1[32], c2[32], exp[32];
-    uint32_t d[32], sign[32];
+    uint32_t d[32];
     uint32_t slow = 0;   // lanes whose segment has no fit
+    const uint16_t* squares = square19_table();
 
     template <SfuTable T>
     void gather(int l, uint32_t i) {
-        constexpr FitLayout kLayout = fit_layout(T);
-        const uint32_t j = kLayout.complement ? ~i & kMant : i;
-        const TableSegment& s = kTableFits[kFitStart[size_t(T)] + (j >> kLayout.offset_bits)];
-        const uint32_t offset = j & ((1u << kLayout.offset_bits) - 1);
+        const Place p = place_of<T>(i);
+        const TableSegment& s = *p.segment;
         k[l] = s.k;
         c1[l] = s.c1;
         c2[l] = s.c2;
         exp[l] = s.exp == kNotFitted ? 0 : s.exp;   // the lane is handed back; its sum must not overflow
-        sign[l] = s.sign;
-        d[l] = offset;
-        square[l] = square19(offset << (17 - kLayout.offset_bits));
+        d[l] = p.d;
+        square[l] = squares[p.d17];
         slow |= uint32_t(s.exp == kNotFitted) << l;
     }
 
-    // Each lane's table entry as its biased exponent and mantissa (the sign is sign[l]).
+    // Each lane's table entry as its biased exponent and mantissa.
     void evaluate(int32_t* bexp, uint32_t* mant) const {
         for (int l = 0; l < 32; ++l)
             bexp[l] = truncate_parts(k[l] + int64_t(c1[l]) * d[l] + int64_t(c2[l]) * square[l], exp[l], &mant[l]);

@@ -69,7 +69,10 @@ TableSegment fit(const std::vector<uint32_t>& entries, int offset_bits, const st
         bool representable = true;
         for (size_t k = 0; k < n && representable; ++k) {
             const int below = emax - int((entries[k] >> 23) & 0xFF);   // binades below the segment's top
-            if (g < below) representable = false;
+            if (g < below) {
+                representable = false;   // a lower binade's entries are finer than the unit
+                break;
+            }
             const int64_t m = (entries[k] & 0x7FFFFF) | 0x800000;
             lo_y[k] = m << (g - below);
             width[k] = int64_t(1) << (g - below);
