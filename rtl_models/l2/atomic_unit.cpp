@@ -14,13 +14,13 @@ uint32_t window_cycles(const L2Config& cfg) {
 } // namespace
 
 AtomicUnit::AtomicUnit(const L2Config& cfg)
-    : m_cycles(cfg.atomic_cycles), m_slices(cfg.slices), m_slice_bytes(std::max(cfg.slice_bytes, 1u)), m_window(window_cycles(cfg)), m_per_window(m_window / std::max(m_cycles, 1u)),
+    : m_cycles(cfg.atomic_cycles), m_slices(cfg.slice_map()), m_window(window_cycles(cfg)), m_per_window(m_window / std::max(m_cycles, 1u)),
       m_slots(kMinSlots) {}
 
 uint64_t AtomicUnit::serve(uint64_t addr, uint32_t ops, uint64_t at, uint64_t earliest) {
     m_operations += ops;
     if (!m_cycles || !ops) return 0;
-    if (m_slices) addr = addr / m_slice_bytes % m_slices;
+    if (m_slices.slices) addr = m_slices.of(addr);
     if (2 * (m_count + ops) > m_slots.size()) rebuild(earliest / m_window, ops);
     uint64_t done = 0;   // cycle the last operation completes
     uint32_t left = ops;

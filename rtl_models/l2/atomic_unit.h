@@ -43,7 +43,7 @@ private:
     static constexpr uint64_t kEmpty = UINT64_MAX;
     static constexpr size_t kMinSlots = size_t(1) << 12;
     uint32_t m_cycles;                    // per operation on one address (0: not serialized)
-    uint32_t m_slices, m_slice_bytes;     // l2.slices: serialized per slice (0: per address)
+    SliceMap m_slices;                    // l2.slices: serialized per slice (0 slices: per address)
     uint32_t m_window;
     uint32_t m_per_window;                // operations one address serves per window
     std::vector<Slot> m_slots;

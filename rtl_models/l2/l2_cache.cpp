@@ -7,7 +7,7 @@ namespace gpusim {
 
 L2Cache::L2Cache(const sc_core::sc_module_name& name, const L2Config& cfg)
     : UnitModule(name), in("in"), out("out"), sysmem("sysmem"), m_clock(cfg.cycle_ns), m_tags(cfg.cache), m_atomic_unit(cfg), m_atomic_latency(cfg.atomic_latency),
-      m_slices(cfg.slices), m_slice_bytes(std::max(cfg.slice_bytes, 1u)),
+      m_slices(cfg.slice_map()),
       m_read_ports(cfg.slice_read_bytes > 0 ? cfg.slices : 0, cfg.slice_read_bytes, cfg.window_cycles, cfg.quantum_cycles),
       m_write_ports(cfg.slice_write_bytes > 0 ? cfg.slices : 0, cfg.slice_write_bytes, cfg.window_cycles, cfg.quantum_cycles),
       m_write_back(cfg.write_back), m_fault_latency(cfg.fault_latency_cycles), m_fault_page(cfg.fault_page_cycles) {
@@ -142,7 +142,7 @@ bool L2Cache::write_back(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
 void L2Cache::slice_port(const tlm::tlm_generic_payload& p, MemoryRequest::Kind kind, sc_core::sc_time& delay) {
     BandwidthWindows& ports = kind == MemoryRequest::Kind::Write ? m_write_ports : m_read_ports;
     if (ports.bytes_per_cycle() <= 0) return;
-    const uint32_t slice = uint32_t(p.get_address() / m_slice_bytes % m_slices);
+    const uint32_t slice = m_slices.of(p.get_address());
     delay += m_clock.span(ports.queue(slice, p.get_data_length(), m_clock.cycle_at(delay)));
 }
 

@@ -57,7 +57,7 @@ private:
     TagCache m_tags;
     AtomicUnit m_atomic_unit;
     uint32_t m_atomic_latency;            // l2.atomic_latency
-    uint32_t m_slices, m_slice_bytes;     // l2.slices (0: none)
+    SliceMap m_slices;                    // l2.slices (0: none)
     BandwidthWindows m_read_ports, m_write_ports;   // per slice (bytes_per_cycle 0: not limited)
     bool m_write_back;
     // Managed memory's faults (L2Config::fault_*): when the fault unit is next free, and the cycle

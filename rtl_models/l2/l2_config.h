@@ -1,6 +1,7 @@
 // The parameters of the chip's L2 and its atomic unit, filled from the GPU config file.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "cache/tag_cache.h"
@@ -9,6 +10,13 @@ namespace gpusim {
 
 template <class T>
 class ConfigSection;
+
+// How addresses spread over the L2's slices: `bytes` consecutive bytes to a slice, in turn. The
+// slices' ports and their atomic units share it.
+struct SliceMap {
+    uint32_t slices = 0, bytes = 1;
+    uint32_t of(uint64_t addr) const { return uint32_t(addr / bytes % slices); }
+};
 
 struct L2Config {
     CacheConfig cache;                 // per chip (bytes 0: none; requests pass on to device memory)
@@ -31,6 +39,8 @@ struct L2Config {
     uint32_t window_cycles = 64;       // sim.dram_window_cycles: the atomic unit's and the slices' accounting window
     uint64_t quantum_cycles = 10000;   // sim.quantum_cycles: how far apart in time requests may arrive
     double cycle_ns = 1.0;             // the chip cycle, for the TLM delays (derived at load)
+
+    SliceMap slice_map() const { return {slices, std::max(slice_bytes, 1u)}; }
 };
 
 // The keys l2.* (l2_keys.cpp).
