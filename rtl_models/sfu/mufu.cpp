@@ -23,13 +23,21 @@ using sfu::as_float;
 
 int biased_exp(uint32_t x) { return int((x >> 23) & 0xFF); }
 
-// Moves a positive normal table entry by `shift` binades; results below the normal range flush to
-// zero and those above it are infinite, as MUFU's output does.
-uint32_t rescale(uint32_t entry, int64_t shift) {
-    int64_t e = int64_t(biased_exp(entry)) + shift;
-    if (e <= 0) return 0;
-    if (e >= 255) return kInf;
-    return uint32_t(e) << 23 | (entry & kMant);
+// Moves a positive normal table entry, given as its biased exponent and mantissa, by `shift`
+// binades; results below the normal range flush to zero and those above it are infinite, as
+// MUFU's output does. (No branches: the warp functions' loops vectorise it.)
+inline uint32_t rescaled(int32_t bexp, uint32_t mant, int32_t shift) {
+    const int32_t e = bexp + shift;
+    return e <= 0 ? 0 : e >= 255 ? kInf : uint32_t(e) << 23 | mant;
+}
+uint32_t rescale(uint32_t entry, int32_t shift) { return rescaled(biased_exp(entry), entry & kMant, shift); }
+
+// rsqrt and sqrt look up the mantissa together with the exponent's parity, in [1, 4), and the
+// rest of the exponent, halved, scales the result.
+uint32_t root_index(uint32_t x) { return (x & kMant) | uint32_t((biased_exp(x) - 127) & 1) << 23; }
+int32_t root_half(uint32_t x) {
+    const int32_t ue = biased_exp(x) - 127;
+    return (ue - (ue & 1)) / 2;
 }
 
 // MUFU.LG2's fixed-point result is truncated to fp32.
@@ -180,14 +188,12 @@ uint32_t rcp(uint32_t x) {
     return s | rescale(table_entry<SfuTable::Rcp>(x & kMant), 127 - e);
 }
 
-// rsqrt and sqrt look up the mantissa together with the exponent's parity, in [1, 4).
 uint32_t rsqrt(uint32_t x) {
     const int e = biased_exp(x);
     if (e == 0) return (x & kSign) | kInf;
     if ((x & kSign) || (e == 255 && (x & kMant))) return kNan;
     if (e == 255) return 0;
-    const int ue = e - 127, odd = ue & 1;
-    return rescale(table_entry<SfuTable::Rsqrt>((x & kMant) | uint32_t(odd) << 23), -(ue - odd) / 2);
+    return rescale(table_entry<SfuTable::Rsqrt>(root_index(x)), -root_half(x));
 }
 
 uint32_t sqrt(uint32_t x) {
@@ -195,8 +201,7 @@ uint32_t sqrt(uint32_t x) {
     if (e == 0) return x & kSign;
     if ((x & kSign) || (e == 255 && (x & kMant))) return kNan;
     if (e == 255) return kInf;
-    const int ue = e - 127, odd = ue & 1;
-    return rescale(table_entry<SfuTable::Sqrt>((x & kMant) | uint32_t(odd) << 23), (ue - odd) / 2);
+    return rescale(table_entry<SfuTable::Sqrt>(root_index(x)), root_half(x));
 }
 
 // The argument becomes a sign and a fixed-point magnitude with 23 fraction bits (truncated): the
@@ -211,7 +216,7 @@ int64_t ex2_fixed(uint32_t x) {
 uint32_t ex2(uint32_t x) {
     if (biased_exp(x) == 255 && (x & kMant)) return kNan;
     const int64_t fixed = ex2_fixed(x);
-    const int64_t whole = fixed >> 23;
+    const int32_t whole = int32_t(fixed >> 23);   // at most 1024
     const uint32_t frac = uint32_t(fixed) & kMant;
     if (x & kSign) return rescale(table_entry<SfuTable::Ex2Neg>(frac), 1 - whole);
     return rescale(table_entry<SfuTable::Ex2Pos>(frac), whole - 1);
@@ -270,6 +275,8 @@ struct LaneFits {
     uint32_t d[32];
     uint32_t slow = 0;   // lanes whose segment has no fit
     const uint16_t* squares = square19_table();
+    int32_t bexp[32];    // evaluate's results: each lane's table entry as biased exponent and mantissa
+    uint32_t mant[32];
 
     template <SfuTable T>
     void gather(int l, uint32_t i) {
@@ -284,18 +291,11 @@ struct LaneFits {
         slow |= uint32_t(s.exp == kNotFitted) << l;
     }
 
-    // Each lane's table entry as its biased exponent and mantissa.
-    void evaluate(int32_t* bexp, uint32_t* mant) const {
+    void evaluate() {
         for (int l = 0; l < 32; ++l)
             bexp[l] = truncate_parts(k[l] + int64_t(c1[l]) * d[l] + int64_t(c2[l]) * square[l], exp[l], &mant[l]);
     }
 };
-
-// A table entry moved by `shift` binades, as rescale() does it.
-inline uint32_t rescaled(int32_t bexp, uint32_t mant, int32_t shift) {
-    const int32_t e = bexp + shift;
-    return e <= 0 ? 0 : e >= 255 ? kInf : uint32_t(e) << 23 | mant;
-}
 
 } // namespace
 
@@ -307,10 +307,8 @@ uint32_t rcp_warp(const uint32_t* x, uint32_t* out) {
         special |= uint32_t(e == 0 || e == 255) << l;
         f.gather<SfuTable::Rcp>(l, x[l] & kMant);
     }
-    int32_t bexp[32];
-    uint32_t mant[32];
-    f.evaluate(bexp, mant);
-    for (int l = 0; l < 32; ++l) out[l] = (x[l] & kSign) | rescaled(bexp[l], mant[l], 127 - biased_exp(x[l]));
+    f.evaluate();
+    for (int l = 0; l < 32; ++l) out[l] = (x[l] & kSign) | rescaled(f.bexp[l], f.mant[l], 127 - biased_exp(x[l]));
     return special | f.slow;
 }
 
@@ -322,15 +320,10 @@ uint32_t root_warp(const uint32_t* x, uint32_t* out) {
     for (int l = 0; l < 32; ++l) {
         const int e = biased_exp(x[l]);
         special |= uint32_t((x[l] & kSign) || e == 0 || e == 255) << l;
-        f.gather<T>(l, (x[l] & kMant) | uint32_t((e - 127) & 1) << 23);
+        f.gather<T>(l, root_index(x[l]));
     }
-    int32_t bexp[32];
-    uint32_t mant[32];
-    f.evaluate(bexp, mant);
-    for (int l = 0; l < 32; ++l) {
-        const int32_t ue = biased_exp(x[l]) - 127, half = (ue - (ue & 1)) / 2;
-        out[l] = rescaled(bexp[l], mant[l], Sign * half);
-    }
+    f.evaluate();
+    for (int l = 0; l < 32; ++l) out[l] = rescaled(f.bexp[l], f.mant[l], Sign * root_half(x[l]));
     return special | f.slow;
 }
 } // namespace
@@ -349,10 +342,8 @@ uint32_t ex2_warp(const uint32_t* x, uint32_t* out) {
         if (x[l] & kSign) f.gather<SfuTable::Ex2Neg>(l, uint32_t(fixed) & kMant);
         else f.gather<SfuTable::Ex2Pos>(l, uint32_t(fixed) & kMant);
     }
-    int32_t bexp[32];
-    uint32_t mant[32];
-    f.evaluate(bexp, mant);
-    for (int l = 0; l < 32; ++l) out[l] = rescaled(bexp[l], mant[l], x[l] & kSign ? 1 - whole[l] : whole[l] - 1);
+    f.evaluate();
+    for (int l = 0; l < 32; ++l) out[l] = rescaled(f.bexp[l], f.mant[l], x[l] & kSign ? 1 - whole[l] : whole[l] - 1);
     return special | f.slow;
 }
 

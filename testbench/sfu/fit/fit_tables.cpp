@@ -132,10 +132,11 @@ int main(int argc, char** argv) {
             }
             const TableSegment f = fit(entries, layout.offset_bits, sq19);
             fitted += f.exp != kNotFitted;
-            char line[160];
-            std::snprintf(line, sizeof line, "    {%lldLL, %d, %d, %s, 0x%08xu},\n", (long long)f.k, f.c1, f.c2,
+            // Two segments a line: the header stays short enough to read.
+            char entry[96];
+            std::snprintf(entry, sizeof entry, "{%lldLL, %d, %d, %s, 0x%08xu},", (long long)f.k, f.c1, f.c2,
                           f.exp == kNotFitted ? "kNotFitted" : std::to_string(f.exp).c_str(), f.sign);
-            body += line;
+            body += (seg % 2 ? " " : "    ") + std::string(entry) + (seg % 2 || seg + 1 == segments ? "\n" : "");
             ++count;
         }
         std::fprintf(stderr, "%s: %u of %u segments fitted\n", kNames[t], fitted, segments);
