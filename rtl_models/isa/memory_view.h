@@ -50,7 +50,7 @@ public:
     // Host pointer for `size` bytes at `addr`, or nullptr when only b_transport can reach it.
     uint8_t* direct(uint64_t addr, uint32_t size, bool write) {
         if (addr & (size - 1)) throw AccessFault{addr, size, write, kMisalignedAddress};
-        Entry& e = m_cache[(addr >> kIndexShift) & (kEntries - 1)];
+        Entry& e = m_cache[slot(addr)];
         if (e.ptr && addr >= e.start && addr + size - 1 <= e.end && (!write || e.writable))
             return e.ptr + (addr - e.start);
         return refill(addr, size, write);
@@ -60,7 +60,7 @@ public:
     // access (a whole coalesced warp access), else nullptr: the caller then goes byte range by
     // byte range through direct(), which asks for the region.
     uint8_t* region(uint64_t lo, uint64_t hi, bool write) const {
-        const Entry& e = m_cache[(lo >> kIndexShift) & (kEntries - 1)];
+        const Entry& e = m_cache[slot(lo)];
         if (e.ptr && lo >= e.start && hi <= e.end && (!write || e.writable)) return e.ptr + (lo - e.start);
         return nullptr;
     }
@@ -73,6 +73,15 @@ public:
 private:
     static constexpr int kEntries = 64;
     static constexpr int kIndexShift = 16;
+    static constexpr int kFold = 6;  // log2(kEntries)
+
+    // The 64 KiB block's number folded with its higher bits: buffers placed at a power-of-two
+    // stride (the driver's 2 MiB-aligned layout puts 16 MiB buffers 16 MiB apart) would otherwise
+    // share one entry, and a warp reading one and writing the other would refill it every access.
+    static size_t slot(uint64_t addr) {
+        const uint64_t block = addr >> kIndexShift;
+        return (block ^ (block >> kFold) ^ (block >> 2 * kFold)) & (kEntries - 1);
+    }
 
     struct Entry {
         uint64_t start = 0;
@@ -89,7 +98,7 @@ private:
         if (!m_backend->get_dmi(addr, write, start, end, ptr, writable)) return nullptr;
         if (write && !writable) return nullptr;
         if (addr < start || addr + size - 1 > end) return nullptr;
-        Entry& e = m_cache[(addr >> kIndexShift) & (kEntries - 1)];
+        Entry& e = m_cache[slot(addr)];
         e = Entry{start, end, ptr, writable};
         return ptr + (addr - start);
     }

@@ -221,6 +221,37 @@ BOOST_AUTO_TEST_CASE(the_memory_view_caches_granted_regions) {
     BOOST_TEST(backend.transported == 1);
 }
 
+namespace {
+
+// Regions of 64 KiB, one at each multiple of `stride`: buffers as the driver's layout places them.
+struct Strided : MemoryBackend {
+    uint64_t stride;
+    std::vector<uint8_t> bytes = std::vector<uint8_t>(65536, 0);
+    int dmi_asked = 0;
+    explicit Strided(uint64_t s) : stride(s) {}
+    bool get_dmi(uint64_t addr, bool, uint64_t& start, uint64_t& end, uint8_t*& ptr, bool& w) override {
+        ++dmi_asked;
+        start = addr / stride * stride, end = start + 0xFFFF, ptr = bytes.data(), w = true;
+        return addr <= end;
+    }
+    bool transport(bool, uint64_t, uint8_t*, uint32_t) override { return false; }
+};
+
+} // namespace
+
+// A warp that reads two buffers and writes a third at the same offset, buffers a power of two
+// apart: each keeps its own cache entry, so only the first access of each asks for DMI.
+BOOST_AUTO_TEST_CASE(buffers_a_power_of_two_apart_keep_their_own_dmi_entries) {
+    for (uint64_t stride : {2ull << 20, 4ull << 20, 16ull << 20, 256ull << 20}) {
+        Strided backend(stride);
+        MemoryView view(&backend);
+        const uint64_t base = 0x7f0000000000ull;
+        for (int round = 0; round < 8; ++round)
+            for (uint64_t k = 0; k < 3; ++k) view.direct(base + k * stride + 4 * round, 4, k == 2);
+        BOOST_TEST(backend.dmi_asked == 3, "stride " << (stride >> 20) << " MiB");
+    }
+}
+
 BOOST_AUTO_TEST_CASE(the_memory_view_reports_faults_with_their_reason) {
     Region backend;
     MemoryView view(&backend);
