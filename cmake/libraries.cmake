@@ -211,7 +211,7 @@ endif()
 gpusim_library(gpu FOLDER rtl_models/gpu
   SOURCES rtl_models/gpu/gpu_keys.cpp rtl_models/gpu/config_outline.cpp rtl_models/gpu/config_reference.cpp rtl_models/gpu/gpu_config.cpp rtl_models/gpu/front_end.cpp rtl_models/gpu/gpu.cpp
           rtl_models/gpu/compute_engine.cpp rtl_models/gpu/sm_cluster.cpp rtl_models/gpu/sm_cluster_overlap.cpp
-          rtl_models/gpu/host_threads.cpp rtl_models/gpu/kernel_profile.cpp rtl_models/gpu/progress_meter.cpp
+          rtl_models/gpu/host_threads.cpp rtl_models/gpu/kernel_profile.cpp rtl_models/gpu/kernel_sampler.cpp rtl_models/gpu/progress_meter.cpp
           rtl_models/gpu/command_processor.cpp rtl_models/gpu/device_runtime.cpp rtl_models/gpu/launch_limits.cpp
   DEPENDS config tlm_protocol tlm_memory tlm_pcie tlm_dma tlm_interconnect isa trace check scheduler ldst l2 dram sm
   LIBS Threads::Threads)

@@ -123,4 +123,17 @@ if(GPUSIM_NVCC)
     set_tests_properties(apps.${app}.hopper PROPERTIES TIMEOUT 300)
   endforeach()
 endif()
+# Kernel sampling (docs/timing.md#kernel-sampling) on the many-launch programs: the same output, and
+# total cycles within 3 % of their full timing runs, on one host thread as on two.
+find_package(Python3 COMPONENTS Interpreter)
+if(GPUSIM_NVCC AND Python3_FOUND AND NOT GPUSIM_SANITIZE)
+  foreach(case lud:fermi-gf100 needle:fermi-gf100 stencil_2d:fermi-gf100 hotspot:kepler-gk110 lud:hopper-h100)
+    string(REPLACE ":" ";" parts ${case})
+    list(GET parts 0 app)
+    list(GET parts 1 config)
+    add_test(NAME apps.${app}.sampling.${config}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tools/check_sampling.py 0.03 app
+                     $<TARGET_FILE_DIR:cudart> ${CMAKE_CURRENT_BINARY_DIR}/apps/${app} ${config})
+  endforeach()
+endif()
 add_custom_target(apps ALL DEPENDS ${app_bins} cudart)

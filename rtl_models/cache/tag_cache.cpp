@@ -41,6 +41,13 @@ bool TagCache::access(uint64_t addr, bool allocate) {
     return false;
 }
 
+void TagCache::warm(uint64_t addr) {
+    const uint64_t hits = m_hits, misses = m_misses;
+    access(addr);
+    m_hits = hits, m_misses = misses;
+    if (m_last < m_ready.size()) m_ready[m_last] = 0;
+}
+
 uint32_t TagCache::hit_latency(uint64_t now) { return wait_for(last_ready(), now); }
 
 uint32_t TagCache::wait_for(uint64_t ready, uint64_t now) {

@@ -35,6 +35,9 @@ public:
     // Looks `addr` up; on a miss allocates its line when `allocate`. Returns whether it hit.
     bool access(uint64_t addr, bool allocate = true);
     void invalidate(uint64_t addr);
+    // Makes `addr`'s line present and most recently used, as access() would, without counting a
+    // hit or a miss and with its data there at once (kernel sampling's warming).
+    void warm(uint64_t addr);
     // Write-back: the line just looked up (hit or allocated) holds data not in memory yet.
     void mark_dirty() { if (m_last < m_dirty.size()) m_dirty[m_last] = 1; }
     // The line the last allocation evicted, when it was dirty: its address (UINT64_MAX: none).

@@ -42,6 +42,8 @@ ComputeEngine::ComputeEngine(const sc_core::sc_module_name& name, const GpuConfi
     : sc_module(name), m_cfg(cfg), m_programs(programs), m_sms(sms), m_racecheck(racecheck) {
     m_cluster = std::make_unique<SmCluster>(m_sms, cfg.host_threads(), cfg.quantum_cycles, cfg.sm.warp_schedulers,
                                             sc_core::sc_time(cfg.cycle_ns(), sc_core::SC_NS), cfg.sm.timing.enabled);
+    if (cfg.sampling == "on" && cfg.sm.timing.enabled)
+        m_sampler = std::make_unique<KernelSampler>(cfg.sampling_detailed, cfg.sampling_tolerance, cfg.sampling_exact_loads);
     SC_HAS_PROCESS(ComputeEngine);
     SC_THREAD(thread);
 }
@@ -76,6 +78,9 @@ void ComputeEngine::run_grid() {
     m_ctas_before = 0;
     for (const SmStats& s : before) m_ctas_before += s.ctas_completed;
     const KernelProfile counters_before = m_report ? KernelProfile::counters_of(m_report()) : KernelProfile{};
+    const uint32_t occupancy = std::max(SmCore::occupancy_limit(m_cfg.sm, m_launch), 1u);
+    const bool detailed = !m_sampler || m_sampler->detailed(m_launch, occupancy);
+    if (m_sampler) set_detailed(detailed);
     if (m_cfg.launch_cycles) sc_core::wait(cycles_time(m_cfg.launch_cycles));
     m_launch.first_cta_cycle = uint64_t(sc_core::sc_time_stamp() / cycles_time(1) + 0.5);
     m_launch.cta_interval = m_cfg.cta_dispatch_cycles;
@@ -104,7 +109,8 @@ void ComputeEngine::run_grid() {
         m_code = code_of(m_dispatcher.fault_kind());
         reports::post(sc_core::SC_ERROR, report_type(m_dispatcher.fault_kind()), m_fault);
     }
-    if (m_report) record_profile(counters_before);
+    if (m_sampler && !m_dispatcher.aborted()) sample(detailed, occupancy, counters_before);
+    else if (m_report) record_profile(KernelProfile::between(counters_before, KernelProfile::counters_of(m_report())));
     if (m_progress) m_progress->clear();   // the host code may print next
     if (m_trace) {
         const Dim3& g = m_launch.grid;
@@ -132,9 +138,9 @@ std::string ComputeEngine::kernel_name(uint32_t handle) const {
     return k ? k->name : fmt::format("kernel {}", handle);
 }
 
-void ComputeEngine::record_profile(const KernelProfile& before) {
-    KernelProfile p = KernelProfile::between(before, KernelProfile::counters_of(m_report()));
+void ComputeEngine::record_profile(KernelProfile p) {
     p.kernel = m_launch.kernel->name;
+    p.launches = 1;
     p.grid = m_launch.grid;
     p.block = m_launch.block;
     p.start_ns = m_result.start.to_seconds() * 1e9;
@@ -147,6 +153,38 @@ void ComputeEngine::record_profile(const KernelProfile& before) {
     p.cycle_ns = m_cfg.cycle_ns();
     p.count_idle_slots();
     m_profiles.push_back(std::move(p));
+}
+
+void ComputeEngine::set_detailed(bool detailed) {
+    const uint32_t line = m_cfg.l2.cache.bytes ? m_cfg.l2.cache.line_bytes : 0;
+    for (Sm* sm : m_sms) sm->core().set_detailed(detailed, line);
+    m_cluster->set_mode(detailed, line > 0);
+}
+
+void ComputeEngine::sample(bool detailed, uint32_t occupancy, const KernelProfile& before) {
+    KernelSampler::Outcome o;
+    o.warp_instructions = m_result.warp_instructions;
+    o.thread_instructions = m_result.thread_instructions;
+    o.cycles = m_result.cycles;
+    if (detailed) {
+        if (m_report) {
+            record_profile(KernelProfile::between(before, KernelProfile::counters_of(m_report())));
+            o.profile = m_profiles.back();
+        }
+        m_sampler->add_detailed(m_launch, occupancy, o);
+        return;
+    }
+    KernelSampler::Projection p = m_sampler->add_projected(m_launch, occupancy, o);
+    // Simulated time moves on by the projected cycles (the launch ran as fast as issue allowed).
+    if (p.cycles > m_result.cycles) {
+        sc_core::wait(cycles_time(p.cycles - m_result.cycles));
+        m_result.end = sc_core::sc_time_stamp();
+    }
+    m_result.cycles = p.cycles;
+    if (!m_report) return;
+    KernelProfile k = p.profile ? std::move(*p.profile) : KernelProfile{};
+    k.projected = true;
+    record_profile(std::move(k));
 }
 
 void ComputeEngine::thread() {

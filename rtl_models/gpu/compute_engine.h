@@ -13,6 +13,7 @@
 #include "gpu/cta_dispatcher.h"
 #include "gpu/gpu_config.h"
 #include "gpu/kernel_profile.h"
+#include "gpu/kernel_sampler.h"
 #include "gpu/progress_meter.h"
 #include "gpu/sm_cluster.h"
 #include "trace/trace_recorder.h"
@@ -78,6 +79,8 @@ public:
         m_progress = p;
         if (m_cluster) m_cluster->set_progress(p);
     }
+    // Kernel sampling's groups and projection (null where sim.sampling is off).
+    const KernelSampler* sampler() const { return m_sampler.get(); }
     // Functional mode's SMs on host threads (null in timing mode).
     const SmCluster* cluster() const { return m_cluster.get(); }
     // The name of a kernel handle, for the timeline of the streams.
@@ -104,11 +107,19 @@ private:
     VcdSignal m_grid_signal;
     ProgressMeter* m_progress = nullptr;
     uint64_t m_ctas_before = 0;   // blocks the SMs had completed when the running launch began
+    std::unique_ptr<KernelSampler> m_sampler;
 
     std::string validate() const;
     void run_grid();
     sc_core::sc_time cycles_time(uint64_t cycles) const;
-    void record_profile(const KernelProfile& before);
+    // Keeps the launch's profile: `counters` (what its statistics did, or its projection) with
+    // what the launch itself was.
+    void record_profile(KernelProfile counters);
+    // Kernel sampling: runs the SMs in timing mode or not for the next launch.
+    void set_detailed(bool detailed);
+    // Kernel sampling, after a launch: a detailed one joins its group; a projected one takes its
+    // cycles (simulated time waits for them) and profile from its group.
+    void sample(bool detailed, uint32_t occupancy, const KernelProfile& before);
     void thread();
 };
 

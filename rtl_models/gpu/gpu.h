@@ -54,6 +54,8 @@ public:
     // Keeps a profile of every launch from now on (ComputeEngine::profile_with).
     void enable_profiling() { m_compute->profile_with([this] { return report(); }); }
     const std::vector<KernelProfile>& kernel_profiles() const { return m_compute->profiles(); }
+    // Kernel sampling's report (gpu/kernel_sampler.h), null where sim.sampling is off.
+    nlohmann::json sampling_report() const { return m_compute->sampler() ? m_compute->sampler()->report() : nlohmann::json(); }
     // Records a timeline of the run into `path` from now on (TraceRecorder), counters sampled
     // every `interval_cycles`; finish_trace() closes it (so does the destructor).
     void enable_trace(const std::string& path, uint64_t interval_cycles);

@@ -81,6 +81,10 @@ struct GpuConfig {
     PcieConfig pcie;
     uint32_t quantum_cycles = 10000;
     uint32_t threads = 0;            // host threads for functional mode's SMs (SmCluster); 0: one per core
+    std::string sampling = "off";    // kernel sampling in timing mode (gpu/kernel_sampler.h)
+    uint32_t sampling_detailed = 3;  // launches of each group simulated in timing mode
+    double sampling_tolerance = 0.05;
+    uint32_t sampling_exact_loads = 4;
     nlohmann::json effective;        // the resolved config (base, overrides and defaults applied), written next to the stats
     nlohmann::json sources;          // where each value comes from: {"key or key prefix": "text"}, base's included
 

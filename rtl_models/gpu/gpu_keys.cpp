@@ -155,6 +155,24 @@ void declare_host_keys(ConfigSection<GpuConfig>& s) {
           "says what racy programs may see). `gpusim run --threads N` sets it; the runtime library takes `GPUSIM_THREADS=N`. "
           "Both modes use it ([timing mode's rounds](architecture.md#host-threads-in-timing-mode-smcorestep_apart-ldstunit-deferred-mode)); "
           "a timeline, a waveform or the race detector keeps the SMs on one thread.").or_default(0);
+    s.key("sampling", &C::sampling, "", "Timing mode: kernel sampling ([timing.md](timing.md#kernel-sampling)). `on` simulates "
+          "only some launches in timing mode: launches are grouped by kernel, block shape, dynamic shared memory, load (blocks "
+          "on the busiest SM, `sim.sampling_exact_loads`) and instructions per block; the first `sim.sampling_detailed` of each group "
+          "run in timing mode, the others in functional mode with their global-memory lines handed to the L2, and their "
+          "cycles and statistics are projected from their group. The statistics file marks each projected launch and adds a "
+          "`sampling` report (groups, detailed share, 95 % interval of the total cycles). Model choice, not hardware.")
+        .one_of({"off", "on"}).or_default("off");
+    s.key("sampling_detailed", &C::sampling_detailed, "launches", "Kernel sampling: launches of each group simulated in timing "
+          "mode before the others are projected. The first of a group's launches is left out of the projection where there "
+          "are more (it often finds the caches cold), so 3 is the least that gives a confidence interval.")
+        .at_least(1).or_default(3);
+    s.key("sampling_tolerance", &C::sampling_tolerance, "fraction", "Kernel sampling: two launches of one kernel, block shape "
+          "and load share a group when their warp and thread instructions per block differ by at most this fraction of the "
+          "group's first launch's.").within(0, 1).or_default(0.05);
+    s.key("sampling_exact_loads", &C::sampling_exact_loads, "SM loads", "Kernel sampling: a launch's load is the blocks its "
+          "busiest SM runs (ceil(grid / SMs)), each value a group of its own up to this many times the blocks an SM holds at "
+          "once (where the last, partial wave weighs on the cycles); every larger grid of the kernel shares one load, and its "
+          "projection scales with the busiest SM's blocks.").at_least(1).or_default(4);
 }
 
 ConfigSchema build_schema() {

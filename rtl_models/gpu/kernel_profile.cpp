@@ -111,6 +111,11 @@ KernelProfile KernelProfile::between(const KernelProfile& before, const KernelPr
     return p;
 }
 
+void KernelProfile::scale(double f) {
+    KernelProfile& self = *this;
+    each_counter(self, self, [f](double& x, const double&) { x *= f; });
+}
+
 void KernelProfile::count_idle_slots() {
     double accounted = issued;
     for (double s : stalls) accounted += s;
@@ -129,6 +134,7 @@ void KernelProfile::add(const KernelProfile& o) {
     warp_instructions += o.warp_instructions;
     thread_instructions += o.thread_instructions;
     faulted |= o.faulted;
+    projected |= o.projected;
     timing |= o.timing;
 }
 
@@ -141,6 +147,7 @@ json KernelProfile::metrics() const {
     m["start_ns"] = start_ns;
     m["end_ns"] = end_ns;
     m["faulted"] = faulted;
+    if (projected) m["projected"] = true;
     m["cycles"] = cycles;
     m["warp_instructions"] = warp_instructions;
     m["thread_instructions"] = thread_instructions;

@@ -26,6 +26,7 @@ struct KernelProfile {
     double start_ns = 0, end_ns = 0;  // simulated time, first launch's start to last launch's end
     bool timing = false;              // timing-mode units were present (else only instructions)
     bool faulted = false;
+    bool projected = false;           // kernel sampling: cycles and counters projected, not simulated
 
     // Whole chip.
     uint64_t cycles = 0;              // the launch's own cycles (summed over launches)
@@ -59,6 +60,8 @@ struct KernelProfile {
     void count_idle_slots();
 
     double total_slots() const { return double(cycles) * sm_slots_per_cycle; }
+    // Kernel sampling: every counter times `f` (a group's profile for one of its projected launches).
+    void scale(double f);
     // Adds another launch (of the same kernel, for a per-kernel summary).
     void add(const KernelProfile& other);
     // The metrics, as the statistics file holds them (docs/profiling.md).

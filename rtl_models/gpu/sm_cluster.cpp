@@ -110,6 +110,8 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
         const bool stop = !m_timing ? run_quantum(d, one_thread)
                           : overlap ? run_overlapped_quantum(d)
                                     : run_timed_quantum(d, one_thread);
+        if (m_warm)
+            for (Sm* sm : m_sms) sm->core().warm_l2();
         uint64_t advance = 0;
         for (size_t k = 0; k < m_sms.size(); ++k) advance = std::max(advance, m_sms[k]->core().cycles() - m_turns[k].start_cycle);
         sc_core::wait(m_cycle * double(advance));

@@ -68,6 +68,12 @@ public:
     // the first faulting SM's fault goes to the dispatcher. `one_thread` keeps every SM on the
     // caller's thread (the race detector follows one interleaving).
     void run(const LaunchInfo& launch, CtaDispatcher& dispatcher, bool one_thread);
+    // Kernel sampling: whether the next launches run in timing mode (the SMs were built for it),
+    // and whether a launch run without it hands the lines it touched to the L2 after each quantum.
+    void set_mode(bool timing, bool warm_l2) {
+        m_timing = timing;
+        m_warm = warm_l2 && !timing;
+    }
 
 private:
     // What an SM did in the current quantum.
@@ -93,6 +99,7 @@ private:
     sc_core::sc_time m_cycle;
     std::vector<Turn> m_turns;
     bool m_timing;
+    bool m_warm = false;
     ProgressMeter* m_progress = nullptr;
 
     uint64_t even_share(const CtaDispatcher& d) const;

@@ -69,6 +69,11 @@ void L2Cache::charge_managed(tlm::tlm_generic_payload& p, sc_core::sc_time& dela
 }
 
 void L2Cache::serve(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    if (request_of(p).kind == MemoryRequest::Kind::Warm) {
+        if (m_tags.present() && !memory_map::is_host_address(p.get_address())) m_tags.warm(p.get_address());
+        p.set_response_status(tlm::TLM_OK_RESPONSE);
+        return;
+    }
     if (memory_map::is_host_address(p.get_address())) {
         ++m_system;
         sysmem->b_transport(p, delay);

@@ -112,6 +112,12 @@ uint32_t LdstUnit::request(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at
     return 0;
 }
 
+void LdstUnit::warm(uint64_t addr) {
+    tlm::tlm_generic_payload& p = m_request.prepare(addr, 1, Kind::Warm);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    mem->b_transport(p, delay);
+}
+
 uint32_t LdstUnit::send(uint64_t addr, uint32_t bytes, Kind kind, uint64_t at, uint32_t ops) {
     tlm::tlm_generic_payload& p = m_request.prepare(addr, bytes, kind, ops);
     const sc_core::sc_time sent = m_clock.delay_of(at);

@@ -71,6 +71,10 @@ public:
     // deferred, 0 (within a group the caller opened).
     uint32_t fill(uint64_t addr, uint32_t bytes) { return request(addr, bytes, Kind::Read, m_now); }
 
+    // Kernel sampling: the L2 takes the line at `addr`, which a launch run without timing touched,
+    // as if it had been fetched (MemoryRequest::Kind::Warm), at no cost and without counting it.
+    void warm(uint64_t addr);
+
     // Deferred mode: on, requests wait for resolve().
     void set_deferred(bool on) {
         if (on && !m_deferred) m_mshr_view = m_mshrs;

@@ -28,8 +28,40 @@ SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, MemoryReq
         m_stores = std::make_unique<StoreBuffer>(cfg.stores, smid, m_mem);
         m_ctx.stores = m_stores.get();
     }
-    if (m_cfg.timing.enabled) m_units = std::make_unique<TimingUnits>(m_cfg, smid, l2);
-    else m_ctx.slots_per_cycle = m_cfg.warp_schedulers;
+    if (m_cfg.timing.enabled) m_timing_units = std::make_unique<TimingUnits>(m_cfg, smid, l2);
+    set_detailed(m_cfg.timing.enabled, 0);
+}
+
+void SmCore::set_detailed(bool detailed, uint32_t warm_line_bytes) {
+    m_units = detailed ? m_timing_units.get() : nullptr;
+    m_warm_line_bytes = m_units ? 0 : warm_line_bytes;
+    // Each mode keeps its own count of the SM's time (issue slots; the cycle being scheduled):
+    // the one taking over starts where the other left the SM's clock.
+    if (m_units) {
+        m_ctx.slots_per_cycle = 0;
+        m_units->now = std::max(m_units->now, m_clock.cycles());
+    } else {
+        m_ctx.slots_per_cycle = m_cfg.warp_schedulers;
+        m_ctx.issue_slots = std::max<uint64_t>(m_ctx.issue_slots, m_clock.cycles() * m_cfg.warp_schedulers);
+    }
+}
+
+void SmCore::note_warm_lines(Warp& w, const Inst& in, LaneMask m) {
+    thread_local MemoryAccess a;
+    gather_access(w, in, m, a);
+    if (a.space != MemSpace::Global || !a.count) return;
+    uint64_t last = UINT64_MAX;
+    for_lanes(a.mask, [&](int l) {
+        const uint64_t line = a.addr[l] / m_warm_line_bytes;
+        if (line != last) m_warm_lines.push_back(line * m_warm_line_bytes);
+        last = line;
+    });
+}
+
+void SmCore::warm_l2() {
+    if (m_timing_units)
+        for (uint64_t addr : m_warm_lines) m_timing_units->ldst.warm(addr);
+    m_warm_lines.clear();
 }
 
 SmCore::~SmCore() = default;
@@ -303,6 +335,7 @@ uint64_t SmCore::run_warp(Warp& w, uint64_t budget) {
             ++issued;
             ++m_ctx.issue_slots;   // %clock counts the instruction that reads it
             threads += lane_count(w.active);
+            if (m_warm_line_bytes && in.op_class == OpClass::Memory) note_warm_lines(w, in, m);
             ++w.pc;
             try {
                 in.fn(m_ctx, w, in, m);

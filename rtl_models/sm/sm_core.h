@@ -119,6 +119,11 @@ public:
     // no CTA is left; returns how many were issued. Throws KernelFault like step().
     uint64_t step_until(uint64_t cycle);
     bool timing() const { return m_units != nullptr; }
+    // Kernel sampling (gpu/kernel_sampler.h): whether the next launch runs in timing mode, on an SM
+    // built for it; one that does not records the global-memory lines it touches, at
+    // `warm_line_bytes`, and warm_l2() hands them to the L2 without timing them.
+    void set_detailed(bool detailed, uint32_t warm_line_bytes);
+    void warm_l2();
     // Timing mode on host threads (SmCluster): step_until on the SM's own, as far as it can go
     // without the other SMs. Requests beyond the SM wait to be priced (LdstUnit's deferred mode)
     // and the step ends at the SM's horizon, before any cycle in which their latencies could
@@ -201,7 +206,13 @@ private:
     SmStats m_stats;
     BarrierUnit m_barrier;
     ClockUnit m_clock;
-    std::unique_ptr<TimingUnits> m_units;   // timing mode only
+    std::unique_ptr<TimingUnits> m_timing_units;   // built in timing mode
+    TimingUnits* m_units = nullptr;         // the launch runs in timing mode (kernel sampling may run one without)
+    // Kernel sampling's warming: the lines a launch run without timing touched in global memory
+    // (0: not recorded), for the L2 in SM order after each quantum.
+    uint32_t m_warm_line_bytes = 0;
+    std::vector<uint64_t> m_warm_lines;
+    void note_warm_lines(Warp& w, const Inst& in, LaneMask m);
     std::unique_ptr<StoreBuffer> m_stores;  // the relaxed memory model only
     std::vector<uint32_t> m_retire;         // warps found finished while scheduling a cycle
     int64_t m_chip_offset = 0;              // chip cycle minus the SM's cycle

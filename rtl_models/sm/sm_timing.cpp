@@ -405,13 +405,13 @@ void SmCore::record_issue(uint64_t t, uint64_t issued) const {
 }
 
 void SmCore::record_signals(VcdRecorder& vcd, const std::string& prefix) {
-    if (!m_units) return;
+    if (!m_timing_units) return;
     uint64_t width = 0;
-    for (const auto& s : m_units->schedulers) width += s->dispatch_width();
+    for (const auto& s : m_timing_units->schedulers) width += s->dispatch_width();
     m_signals.issued = vcd.declare(prefix + "issued", VcdRecorder::Kind::Level, VcdRecorder::bits_for(width));
     m_signals.warps = vcd.declare(prefix + "active_warps", VcdRecorder::Kind::Level, VcdRecorder::bits_for(m_cfg.max_warps));
     m_signals.blocks = vcd.declare(prefix + "blocks", VcdRecorder::Kind::Level, VcdRecorder::bits_for(m_cfg.max_ctas));
-    m_units->ldst.record_signals(vcd, prefix + "l1.");
+    m_timing_units->ldst.record_signals(vcd, prefix + "l1.");
 }
 
 void SmCore::report(nlohmann::json& out) const {
@@ -434,7 +434,10 @@ void SmCore::report(nlohmann::json& out) const {
         if (m_stats.by_class[k])
             cls[op_class_name(OpClass(k))] = {{"value", double(m_stats.by_class[k])}, {"unit", "warp instructions"},
                                               {"description", "warp instructions issued of this timing class"}};
-    if (!m_units) return;
+    // The timing units report whether or not the last launch ran in timing mode (kernel sampling
+    // takes a launch's counters as the difference of two reports).
+    const TimingUnits* units = m_timing_units.get();
+    if (!units) return;
     nlohmann::json& warps = out["warps"];
     warps["resident_warp_cycles"] = {{"value", double(m_stats.resident_warp_cycles)}, {"unit", "warp-cycles"},
                                      {"description", "resident warps (not exited) summed over the SM's cycles"}};
@@ -442,12 +445,12 @@ void SmCore::report(nlohmann::json& out) const {
                           {"description", "warps the SM can hold (occupancy's denominator)"}};
     warps["launch_warps"] = {{"value", double(m_launch ? m_limit * m_launch->warps_per_cta() : 0)}, {"unit", "warps"},
                              {"constant", true}, {"description", "warps the last launch's blocks could keep resident (its theoretical occupancy)"}};
-    for (const auto& s : m_units->schedulers) unit(*s);
-    for (const auto& p : m_units->pipes) unit(*p);
-    unit(m_units->smem);
-    unit(m_units->ccache);
-    unit(m_units->tex);
-    unit(m_units->ldst);
+    for (const auto& s : units->schedulers) unit(*s);
+    for (const auto& p : units->pipes) unit(*p);
+    unit(units->smem);
+    unit(units->ccache);
+    unit(units->tex);
+    unit(units->ldst);
 }
 
 } // namespace gpusim

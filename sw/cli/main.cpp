@@ -142,7 +142,7 @@ std::string short_name(const std::string& manifest) {
 // One JSON document: the run's totals, the effective config, a digest of each buffer after the run and
 // every unit's statistics.
 void write_stats(const std::string& file, const std::string& manifest, const GpuConfig& cfg, const ManifestOutcome& r,
-                 const nlohmann::json& units, const std::vector<KernelProfile>& kernels) {
+                 const nlohmann::json& units, const std::vector<KernelProfile>& kernels, nlohmann::json sampling) {
     const LaunchStats& t = r.totals;
     nlohmann::json doc;
     doc["manifest"] = manifest;
@@ -153,6 +153,7 @@ void write_stats(const std::string& file, const std::string& manifest, const Gpu
     doc["gpu"] = units;
     nlohmann::json& launches = doc["kernels"] = nlohmann::json::array();
     for (const KernelProfile& k : kernels) launches.push_back(k.metrics());
+    if (!sampling.is_null()) doc["sampling"] = std::move(sampling);
     std::ofstream out(file);
     if (!out) throw std::runtime_error(fmt::format("{}: cannot write the statistics file", file));
     out << doc.dump(2) << "\n";
@@ -224,7 +225,7 @@ int run_one(const Options& o, const std::string& path, bool bench, JunitRecord& 
         record_launches(rec, r, known);
         std::vector<std::string> known_lines = bench ? std::vector<std::string>{} : apply_known(r, known);
         const LaunchStats& t = r.totals;
-        if (!o.stats.empty()) write_stats(o.stats, path, cfg, r, rt.unit_stats(), rt.kernel_profiles());
+        if (!o.stats.empty()) write_stats(o.stats, path, cfg, r, rt.unit_stats(), rt.kernel_profiles(), rt.sampling_report());
         rt.finish_waveform();
         if (bench) {
             double s = t.host_seconds > 0 ? t.host_seconds : 1e-9;

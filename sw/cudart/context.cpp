@@ -308,6 +308,7 @@ void Context::write_stats() const {
     }
     doc["totals"] = {{"cycles", cycles}, {"warp_instructions", warp_instructions}, {"thread_instructions", thread_instructions},
                      {"launches", kernels.size()}};
+    if (nlohmann::json s = m_rt->sampling_report(); !s.is_null()) doc["sampling"] = std::move(s);
     std::ofstream out(m_stats_file);
     if (!out) {
         std::fprintf(stderr, "gpusim: cannot write the statistics file %s\n", m_stats_file.c_str());

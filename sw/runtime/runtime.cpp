@@ -111,6 +111,8 @@ Runtime::HostSpan::~HostSpan() {
 }
 const std::vector<KernelProfile>& Runtime::kernel_profiles() const { return m_platform->gpu.kernel_profiles(); }
 
+nlohmann::json Runtime::sampling_report() const { return m_platform->gpu.sampling_report(); }
+
 uint64_t Runtime::race_hazards() const {
     const RaceCheck* r = m_platform->gpu.racecheck();
     return r ? r->hazards() : 0;

@@ -223,6 +223,8 @@ public:
     // Keep a KernelProfile of every launch from now on (for --summary and the statistics file).
     void enable_profiling();
     const std::vector<KernelProfile>& kernel_profiles() const;
+    // Kernel sampling's groups, detailed share and interval (null where sim.sampling is off).
+    nlohmann::json sampling_report() const;
     // A timeline of the run in `path` (Chrome trace-event JSON, docs/profiling.md#timeline), its
     // counters sampled every `interval_cycles`; finish_trace() completes the file.
     void enable_trace(const std::string& path, uint64_t interval_cycles);

@@ -24,6 +24,9 @@ struct MemoryRequest : tlm::tlm_extension<MemoryRequest> {
         Read,     // a load (or a cache's line fill): the initiator waits for the data
         Write,    // a store: posted, the initiator does not wait beyond the acceptance
         Atomic,   // a read-modify-write performed at the L2 (or device memory without one)
+        // Kernel sampling: a line a launch run without timing touched. A cache takes it as if it
+        // had fetched it, counting and timing nothing; a target without state ignores it.
+        Warm,
     };
     Kind kind = Kind::Read;
     // Atomic: the operations on the request's address (one word), performed one after another. The
