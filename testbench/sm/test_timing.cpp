@@ -113,8 +113,10 @@ BOOST_AUTO_TEST_CASE(scoreboard_map_lists_what_each_instruction_waits_on) {
     const char* body = R"(
 .global .texref tex;
 .func (.param .b32 res) twice(.param .b32 x) {
-  .reg .u32 %q<2>;
+  .reg .u32 %q<2>; .reg .pred %t;
   ld.param.u32 %q0, [x];
+  setp.eq.u32 %t, %q0, 99;
+  @%t exit;
   add.u32 %q1, %q0, %q0;
   st.param.b32 [res], %q1;
   ret;
@@ -197,20 +199,24 @@ BOOST_AUTO_TEST_CASE(scoreboard_map_lists_what_each_instruction_waits_on) {
         BOOST_TEST(map.waits_for_all_rows(find(frame)));
     }
 
-    // sm.drain_stores: the kernel's own ret (its exit) waits for the warp's memory accesses as a
-    // fence does; the function's ret, a return, does not.
+    // sm.drain_stores: the kernel's own ret and an exit anywhere (in a called function too) end
+    // the thread, and wait for the warp's memory accesses as a fence does; the function's ret, a
+    // return, does not. Each is found by the instruction before it.
     ScoreboardMap drained;
     drained.build(*kernel, true);
-    BOOST_REQUIRE(kernel->functions.size() == 2u);
-    int exits_seen = 0, returns_seen = 0;
-    for (uint32_t pc = 0; pc < kernel->code.size(); ++pc) {
-        if (kernel->text[pc].rfind("ret", 0) != 0) continue;
-        const bool exits = pc < kernel->functions[1].entry_pc;
-        ++(exits ? exits_seen : returns_seen);
-        BOOST_TEST(std::vector<uint32_t>(drained.begin(pc), drained.end(pc)) == (exits ? List{map.memory()} : List{}));
-    }
-    BOOST_TEST(exits_seen >= 1);
-    BOOST_TEST(returns_seen >= 1);
+    const auto drained_entries = [&](uint32_t pc) { return std::vector<uint32_t>(drained.begin(pc), drained.end(pc)); };
+    uint32_t function_ret = 0;   // after the function's st.param, the last in the code
+    for (uint32_t pc = 0; pc + 1 < kernel->code.size(); ++pc)
+        if (kernel->text[pc] == "st.param.b32") function_ret = pc + 1;
+    const uint32_t kernel_ret = find("st.global.u32") + 1;
+    const uint32_t function_exit = find("setp.eq.u32") + 1;
+    BOOST_REQUIRE(kernel->text[kernel_ret].rfind("ret", 0) == 0);
+    BOOST_REQUIRE(kernel->text[function_ret].rfind("ret", 0) == 0);
+    BOOST_REQUIRE(kernel->text[function_exit].find("exit") != std::string::npos);
+    BOOST_TEST(drained_entries(kernel_ret) == List{map.memory()});
+    BOOST_TEST(drained_entries(function_exit) == (List{map.pred(kernel->code[function_exit].guard), map.memory()}));
+    BOOST_TEST(drained_entries(function_ret).empty());
+    BOOST_TEST(entries(function_exit) == List{map.pred(kernel->code[function_exit].guard)});   // without draining
 }
 
 // cp.async moves its bytes at issue, but cp.async.wait_all holds the warp until the copy's global
