@@ -1,8 +1,5 @@
 #include "cli/bench_copies.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -11,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/child_process.h"
 #include "runtime/runtime.h"
 
 namespace gpusim {
@@ -63,32 +61,15 @@ std::vector<CopyRate> measure_copies(const GpuConfig& cfg, uint64_t bytes) {
 }
 
 std::vector<CopyRate> measure_copies_apart(const GpuConfig& cfg, uint64_t bytes) {
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    std::fflush(stdout);
-    std::fflush(stderr);
-    const pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed");
-    if (pid == 0) {
-        close(fds[0]);
+    const std::string text = run_in_child([&] {
         nlohmann::json rows = nlohmann::json::array();
         try {
             for (const CopyRate& r : measure_copies(cfg, bytes)) rows.push_back({r.kind, r.fresh_gb_s, r.touched_gb_s});
         } catch (const std::exception& e) {
             fmt::print(stderr, "copies: {}\n", e.what());
         }
-        const std::string text = rows.dump();
-        const bool sent = write(fds[1], text.data(), text.size()) == ssize_t(text.size());
-        std::fflush(stderr);
-        _exit(sent ? 0 : 1);
-    }
-    close(fds[1]);
-    std::string text;
-    char chunk[4096];
-    for (ssize_t n; (n = read(fds[0], chunk, sizeof chunk)) > 0;) text.append(chunk, size_t(n));
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
+        return rows.dump();
+    });
     std::vector<CopyRate> out;
     const nlohmann::json rows = nlohmann::json::parse(text, nullptr, false);
     if (rows.is_array())

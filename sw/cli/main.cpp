@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -18,6 +19,7 @@
 
 #include "cli/bench_copies.h"
 #include "cli/bench_table.h"
+#include "cli/child_process.h"
 #include "cli/config_command.h"
 #include "cli/junit.h"
 #include "cli/microbench.h"
@@ -297,15 +299,8 @@ int run_isolated(const Options& o, const std::string& path, bool bench, JunitRec
 BenchPoint bench_point(Options o, const std::string& path, const std::string& mode, uint32_t threads) {
     o.mode = mode;
     o.threads = std::to_string(threads);
-    int fds[2];
-    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    std::fflush(stdout);
-    std::fflush(stderr);
     const auto start = std::chrono::steady_clock::now();
-    pid_t pid = fork();
-    if (pid < 0) throw std::runtime_error("fork failed");
-    if (pid == 0) {
-        close(fds[0]);
+    const std::string bytes = run_in_child([&] {
         BenchPoint p;
         try {
             Manifest m = load_manifest(path);
@@ -319,16 +314,10 @@ BenchPoint bench_point(Options o, const std::string& path, const std::string& mo
         } catch (const std::exception& e) {
             fmt::print(stderr, "{} ({}, {} threads): {}\n", short_name(path), mode, threads, e.what());
         }
-        const bool sent = write(fds[1], &p, sizeof p) == ssize_t(sizeof p);
-        std::fflush(stderr);
-        _exit(sent ? 0 : 1);
-    }
-    close(fds[1]);
+        return std::string(reinterpret_cast<const char*>(&p), sizeof p);
+    });
     BenchPoint p;
-    if (read(fds[0], &p, sizeof p) != ssize_t(sizeof p)) p = BenchPoint{};
-    close(fds[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
+    if (bytes.size() == sizeof p) std::memcpy(&p, bytes.data(), sizeof p);
     p.process_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return p;
 }

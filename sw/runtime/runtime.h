@@ -337,6 +337,7 @@ private:
     void queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill = 0);
     bool in_place_possible(const void* host, uint64_t bytes) const;
     void copy_in_place(uint32_t kind, uint64_t src, uint64_t dst, const void* host, uint64_t bytes, StreamId s);
+    void in_window(const void* host, uint64_t bytes, const std::function<void()>& work);
     void semaphore(uint32_t cmd, const void* address, uint64_t payload, StreamId s);
     void wait_until(const std::function<bool()>& done);
     void run_simulation(const std::function<bool()>& stop);

@@ -180,17 +180,12 @@ void Runtime::copy_2d_to_device(DevicePtr dst, uint64_t dpitch, const void* src,
     }
     // Pageable, the caller waiting: one window over all the rows, each row a staged copy as before.
     for (uint64_t r = 0; r < height; ++r) check_range(dst + r * dpitch, width, "copy to device");
-    stream(s);
-    m_platform->host_memory.add_window(src, span, true);
-    try {
+    stream(s);   // a stream that does not exist fails here, before the window opens
+    in_window(src, span, [&] {
         for (uint64_t r = 0; r < height; ++r)
             queue_copy(kH2D, reinterpret_cast<uint64_t>(rows + r * spitch), dst + r * dpitch, width, s, true);
         synchronize(s);
-    } catch (...) {
-        m_platform->host_memory.remove_window(src);
-        throw;
-    }
-    m_platform->host_memory.remove_window(src);
+    });
 }
 
 // Not where the buffer shares bytes with a window of its own, and not in managed memory, whose
@@ -204,11 +199,18 @@ bool Runtime::in_place_possible(const void* host, uint64_t bytes) const {
 // A staged copy whose host side is `host` itself, open to the copy engines until the copy is done.
 void Runtime::copy_in_place(uint32_t kind, uint64_t src, uint64_t dst, const void* host, uint64_t bytes, StreamId s) {
     stream(s);   // a stream that does not exist fails here, before the window opens
-    m_platform->host_memory.add_window(host, bytes, true);
-    try {
+    in_window(host, bytes, [&] {
         queue_copy(kind, src, dst, bytes, s, true);
         const Stream st = stream(s);
         wait_until([&] { return reached(st.channel, st.last); });
+    });
+}
+
+// The host buffer open to the copy engines alone while `work` queues copies of it and waits for them.
+void Runtime::in_window(const void* host, uint64_t bytes, const std::function<void()>& work) {
+    m_platform->host_memory.add_window(host, bytes, true);
+    try {
+        work();
     } catch (...) {
         m_platform->host_memory.remove_window(host);
         throw;
