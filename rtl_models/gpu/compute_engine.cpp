@@ -158,7 +158,7 @@ void ComputeEngine::record_profile(KernelProfile p) {
 void ComputeEngine::set_detailed(bool detailed) {
     const uint32_t line = m_cfg.l2.cache.bytes ? m_cfg.l2.cache.line_bytes : 0;
     for (Sm* sm : m_sms) sm->core().set_detailed(detailed, line);
-    m_cluster->set_mode(detailed, line > 0);
+    m_cluster->set_mode(detailed, line > 0, !detailed);
 }
 
 void ComputeEngine::sample(bool detailed, uint32_t occupancy, const KernelProfile& before) {
@@ -175,12 +175,12 @@ void ComputeEngine::sample(bool detailed, uint32_t occupancy, const KernelProfil
         return;
     }
     KernelSampler::Projection p = m_sampler->add_projected(m_launch, occupancy, o);
-    // Simulated time moves on by the projected cycles (the launch ran as fast as issue allowed).
-    if (p.cycles > m_result.cycles) {
-        sc_core::wait(cycles_time(p.cycles - m_result.cycles));
-        m_result.end = sc_core::sc_time_stamp();
-    }
-    m_result.cycles = p.cycles;
+    // The launch's quanta left simulated time where it was (after the grid's fixed cost): it moves
+    // on by the projected cycles now.
+    const sc_core::sc_time end = m_result.start + cycles_time(p.cycles);
+    if (end > sc_core::sc_time_stamp()) sc_core::wait(end - sc_core::sc_time_stamp());
+    m_result.end = sc_core::sc_time_stamp();
+    m_result.cycles = uint64_t((m_result.end - m_result.start) / cycles_time(1) + 0.5);
     if (!m_report) return;
     KernelProfile k = p.profile ? std::move(*p.profile) : KernelProfile{};
     k.projected = true;

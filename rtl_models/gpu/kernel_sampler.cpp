@@ -11,12 +11,14 @@ bool within(double value, double reference, double tolerance) {
     return std::fabs(value - reference) <= tolerance * std::max(reference, 1.0);
 }
 
-// Student's t for a two-sided 95 % interval with `df` degrees of freedom.
+// Student's t for a two-sided 95 % interval with `df` degrees of freedom (beyond the table, its
+// last row: a little wider than the exact value).
 double t95(size_t df) {
     static constexpr double kTable[] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-                                        2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086};
+                                        2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+                                        2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
     constexpr size_t kRows = sizeof(kTable) / sizeof(kTable[0]);
-    return df == 0 ? 0 : df <= kRows ? kTable[df - 1] : 1.96;
+    return df == 0 ? 0 : kTable[std::min(df, kRows) - 1];
 }
 
 uint64_t blocks_of(const LaunchInfo& l) { return std::max<uint64_t>(l.grid.count(), 1); }
@@ -106,9 +108,16 @@ void KernelSampler::add_detailed(const LaunchInfo& l, uint32_t occupancy, const 
     group.cpi.push_back(double(o.cycles) / std::max(busiest_warp(l, o.warp_instructions), 1.0));
     group.detailed_cycles += o.cycles;
     group.detailed_warp += o.warp_instructions;
+    // The profile projected launches take covers the launches mean_cpi() uses: the second
+    // detailed launch replaces the first's.
     if (o.profile) {
-        if (group.profile) group.profile->add(*o.profile);
-        else group.profile = o.profile;
+        if (group.profile && group.cpi.size() > 2) {
+            group.profile->add(*o.profile);
+            group.profile_warp += o.warp_instructions;
+        } else {
+            group.profile = o.profile;
+            group.profile_warp = o.warp_instructions;
+        }
     }
     remember(s, g);
 }
@@ -135,16 +144,17 @@ KernelSampler::Projection KernelSampler::add_projected(const LaunchInfo& l, uint
     p.cycles = uint64_t(std::llround(source.mean_cpi() * busiest_warp(l, o.warp_instructions)));
     if (source.profile) {
         KernelProfile scaled = *source.profile;
-        scaled.scale(double(o.warp_instructions) / double(std::max<uint64_t>(source.detailed_warp, 1)));
+        scaled.scale(double(o.warp_instructions) / double(std::max<uint64_t>(source.profile_warp, 1)));
         p.profile = std::move(scaled);
     }
+    // The interval's terms go to the group whose cycles per instruction the projection used.
+    const double busiest = busiest_warp(l, o.warp_instructions);
+    m_groups[from].projected_busiest += busiest;
+    m_groups[from].projected_busiest_squares += busiest * busiest;
     Group& group = m_groups[g];
     ++group.projected;
     group.projected_cycles += p.cycles;
-    const double busiest = busiest_warp(l, o.warp_instructions);
     group.projected_warp += o.warp_instructions;
-    group.projected_busiest += busiest;
-    group.projected_busiest_squares += busiest * busiest;
     if (p.from_other_group) ++group.borrowed;
     remember(s, g);
     return p;
@@ -172,15 +182,15 @@ nlohmann::json KernelSampler::report() const {
                             {"cycles_per_busiest_warp_instruction", mean},
                             {"detailed_cycles", g.detailed_cycles},
                             {"projected_cycles", g.projected_cycles}};
-        if (g.projected && n >= 2) {
+        if (g.projected_busiest > 0 && n >= 2) {
             // The projection's error: the mean's (over the group's projected instructions) and each
             // launch's own spread around it.
             const double var_cpi = s2 / double(n - 1);
             const double t = t95(n - 1);
             variance += t * t * var_cpi * (g.projected_busiest * g.projected_busiest / double(n) + g.projected_busiest_squares);
             j["cpi_standard_deviation"] = std::sqrt(var_cpi);
-        } else if (g.projected) {
-            bounded = false;   // one detailed launch tells nothing of the spread
+        } else if (g.projected_busiest > 0) {
+            bounded = false;   // one warm detailed launch (or none) tells nothing of the spread
         }
         groups.push_back(std::move(j));
         detailed_launches += g.cpi.size();

@@ -79,10 +79,12 @@ private:
         // Detailed launches: cycles per warp instruction of the busiest SM, and their counts.
         std::vector<double> cpi;
         uint64_t detailed_cycles = 0, detailed_warp = 0;
-        std::optional<KernelProfile> profile;   // the detailed launches' summed profiles
+        std::optional<KernelProfile> profile;   // the summed profiles of the launches mean_cpi() uses
+        uint64_t profile_warp = 0;              // and their warp instructions
         // Projected launches.
         uint64_t projected = 0, projected_cycles = 0, projected_warp = 0;
-        // The busiest SM's warp instructions, summed and squared, for the interval.
+        // The busiest SM's warp instructions of the launches projected at this group's cycles per
+        // instruction (its own and those it lent to), summed and squared, for the interval.
         double projected_busiest = 0, projected_busiest_squares = 0;
         uint64_t borrowed = 0;                  // projected from another group of the shape
 

@@ -114,7 +114,7 @@ void SmCluster::run(const LaunchInfo& launch, CtaDispatcher& d, bool one_thread)
             for (Sm* sm : m_sms) sm->core().warm_l2();
         uint64_t advance = 0;
         for (size_t k = 0; k < m_sms.size(); ++k) advance = std::max(advance, m_sms[k]->core().cycles() - m_turns[k].start_cycle);
-        sc_core::wait(m_cycle * double(advance));
+        if (!m_projected) sc_core::wait(m_cycle * double(advance));
         reports::deliver();   // what the SMs posted on worker threads
         elapsed += advance;
         for (Sm* sm : m_sms) sm->trace_after_step();

@@ -68,11 +68,14 @@ public:
     // the first faulting SM's fault goes to the dispatcher. `one_thread` keeps every SM on the
     // caller's thread (the race detector follows one interleaving).
     void run(const LaunchInfo& launch, CtaDispatcher& dispatcher, bool one_thread);
-    // Kernel sampling: whether the next launches run in timing mode (the SMs were built for it),
-    // and whether a launch run without it hands the lines it touched to the L2 after each quantum.
-    void set_mode(bool timing, bool warm_l2) {
+    // Kernel sampling: whether the next launches run in timing mode (the SMs were built for it);
+    // whether a launch run without it hands the lines it touched to the L2 after each quantum; and
+    // whether its quanta leave simulated time where it was (`projected`: the caller moves it on by
+    // the projected cycles once the launch is done).
+    void set_mode(bool timing, bool warm_l2, bool projected) {
         m_timing = timing;
         m_warm = warm_l2 && !timing;
+        m_projected = projected && !timing;
     }
 
 private:
@@ -100,6 +103,7 @@ private:
     std::vector<Turn> m_turns;
     bool m_timing;
     bool m_warm = false;
+    bool m_projected = false;
     ProgressMeter* m_progress = nullptr;
 
     uint64_t even_share(const CtaDispatcher& d) const;

@@ -35,6 +35,7 @@ SmCore::SmCore(const SmConfig& cfg, uint32_t smid, MemoryView& memory, MemoryReq
 void SmCore::set_detailed(bool detailed, uint32_t warm_line_bytes) {
     m_units = detailed ? m_timing_units.get() : nullptr;
     m_warm_line_bytes = m_units ? 0 : warm_line_bytes;
+    m_warm_lines.clear();   // a launch stopped by a fault may have left some
     // Each mode keeps its own count of the SM's time (issue slots; the cycle being scheduled):
     // the one taking over starts where the other left the SM's clock.
     if (m_units) {
@@ -50,12 +51,13 @@ void SmCore::note_warm_lines(Warp& w, const Inst& in, LaneMask m) {
     thread_local MemoryAccess a;
     gather_access(w, in, m, a);
     if (a.space != MemSpace::Global || !a.count) return;
-    uint64_t last = UINT64_MAX;
-    for_lanes(a.mask, [&](int l) {
-        const uint64_t line = a.addr[l] / m_warm_line_bytes;
-        if (line != last) m_warm_lines.push_back(line * m_warm_line_bytes);
-        last = line;
-    });
+    // Each line once per instruction, however scattered its lanes.
+    uint64_t lines[kWarpSize];
+    int n = 0;
+    for_lanes(a.mask, [&](int l) { lines[n++] = a.addr[l] / m_warm_line_bytes; });
+    std::sort(lines, lines + n);
+    for (int k = 0; k < n; ++k)
+        if (k == 0 || lines[k] != lines[k - 1]) m_warm_lines.push_back(lines[k] * m_warm_line_bytes);
 }
 
 void SmCore::warm_l2() {

@@ -127,3 +127,24 @@ BOOST_AUTO_TEST_CASE(a_projected_profile_is_the_group_scaled) {
     BOOST_TEST(p.profile->issued == 1020.0, boost::test_tools::tolerance(1e-12));
     BOOST_TEST(p.profile->l2_misses == 40.8, boost::test_tools::tolerance(1e-12));
 }
+
+// The profile a projected launch takes leaves out the group's first (cold) launch, as its cycles do.
+BOOST_AUTO_TEST_CASE(a_projected_profile_leaves_the_cold_launch_out) {
+    KernelSampler s(2, 0.05, 4);
+    auto k = kernel("warm");
+    const LaunchInfo l = launch(k, 100);
+    KernelProfile cold, warm;
+    cold.l2_misses = 900;
+    warm.l2_misses = 100;
+    KernelSampler::Outcome first = outcome(1000, 9000), second = outcome(1000, 4000);
+    first.profile = cold;
+    second.profile = warm;
+    s.add_detailed(l, 4, first);
+    s.add_detailed(l, 4, second);
+    const KernelSampler::Projection p = s.add_projected(l, 4, outcome(1000, 0));
+    BOOST_TEST(p.cycles == 4000u);
+    BOOST_REQUIRE(p.profile);
+    BOOST_TEST(p.profile->l2_misses == 100.0, boost::test_tools::tolerance(1e-12));
+    // Two detailed launches leave one warm one: no spread to bound the projection with.
+    BOOST_TEST(s.report()["cycles_95"].is_null());
+}
