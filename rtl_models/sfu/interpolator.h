@@ -27,6 +27,17 @@ inline int64_t truncated_square_of(uint32_t d) {
     return sum;
 }
 
+// The same sum over 2^19, without a branch (it is a multiple of 2^19): bits 9-16 of the offset
+// square exactly but for bit 9's own product (weight 2^18, dropped), and each of bits 0-8 keeps its
+// cross products with bits 18-i and up, at weight 2^19 times the offset shifted down by 18-i.
+// Plain 32-bit arithmetic, which a loop over a warp's lanes vectorises.
+inline uint32_t square19_of(uint32_t d) {
+    const uint32_t h = d >> 9;
+    uint32_t sum = (h * h - (h & 1)) >> 1;
+    for (int i = 0; i < 9; ++i) sum += ((d >> i) & 1) * (d >> (18 - i));
+    return sum;
+}
+
 // The 24 most significant bits of a positive fixed-point value, truncated, times 2^exp: the
 // encoding of a normal fp32 (the callers' results are), 0 for a sum that is not positive.
 inline uint32_t truncate_to_f32(int64_t acc, int exp) {

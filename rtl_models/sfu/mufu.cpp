@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <cstring>
-#include <vector>
 
 #include "sfu/fp32_bits.h"
 #include "sfu/interpolator.h"
@@ -43,37 +41,8 @@ int32_t root_half(uint32_t x) {
 // MUFU.LG2's fixed-point result is truncated to fp32.
 uint32_t to_f32_rz(double v) { return as_bits(sfu::to_f32_toward_zero(v)); }
 
-// Every 17-bit offset's truncated square, computed once: a lookup is faster than the bit loop,
-// whose branches a simulator's data cannot predict. In full for tanh; >> 19, as the other
-// functions use it, in 16 bits (a quarter of the host's cache).
-int64_t truncated_square(uint32_t d) {
-    static const std::vector<int64_t> table = [] {
-        std::vector<int64_t> t(1u << 17);
-        for (uint32_t k = 0; k < t.size(); ++k) t[k] = truncated_square_of(k);
-        return t;
-    }();
-    return table[d];
-}
-
-// Made on first use (2 ms). Lookups read the published pointer, as sfu_table() does: a
-// function-local static's check on every lane cost BlackScholes 6%.
-std::atomic<const uint16_t*> g_square19{nullptr};
-
-const uint16_t* make_square19_table() {
-    static const std::vector<uint16_t> table = [] {
-        std::vector<uint16_t> t(1u << 17);
-        for (uint32_t k = 0; k < t.size(); ++k) t[k] = uint16_t(truncated_square_of(k) >> 19);
-        return t;
-    }();
-    g_square19.store(table.data(), std::memory_order_release);
-    return table.data();
-}
-
-inline const uint16_t* square19_table() {
-    const uint16_t* t = g_square19.load(std::memory_order_acquire);
-    return t ? t : make_square19_table();
-}
-inline int64_t square19(uint32_t d) { return square19_table()[d]; }
+// tanh scales its sum differently: the whole truncated square.
+int64_t truncated_square(uint32_t d) { return int64_t(square19_of(d)) << 19; }
 
 // Where entry i of a fitted table lies: its segment and its offset there, as a 17-bit offset for
 // the squarer too. (A template: each table's layout and place in kTableFits are constants.)
@@ -119,7 +88,7 @@ template <SfuTable T>
 uint32_t table_entry(uint32_t i) {
     const Place p = place_of<T>(i);
     if (p.segment->exp == kNotFitted) return sfu_table(T)[i];
-    return evaluate(*p.segment, p.d, square19(p.d17));
+    return evaluate(*p.segment, p.d, square19_of(p.d17));
 }
 
 // The truncation of interpolator.h without a branch or a bit scan: an acc below 2^52 converts to
@@ -139,7 +108,7 @@ inline int32_t truncate_parts(int64_t acc, int32_t exp, uint32_t* mant) {
 uint32_t sin_quarter(uint32_t u) {
     const SinSegment& s = kSinSegments[u >> 17];
     const uint32_t d = u & 0x1FFFF;
-    return truncate_to_f32(s.k + int64_t(s.c1) * d + int64_t(s.c2) * square19(d), -37);
+    return truncate_to_f32(s.k + int64_t(s.c1) * d + int64_t(s.c2) * square19_of(d), -37);
 }
 
 // The phase is |r| modulo 1 in 25-bit fixed point, truncated; the quarter table is read forwards in
@@ -270,11 +239,10 @@ namespace {
 // arithmetic for all 32, which the compiler vectorises. The tables it serves hold positive
 // entries (lg2's negative ones are evaluated lane by lane).
 struct LaneFits {
-    int64_t k[32], square[32];
+    int64_t k[32];
     int32_t c1[32], c2[32], exp[32];
-    uint32_t d[32];
+    uint32_t d[32], d17[32];
     uint32_t slow = 0;   // lanes whose segment has no fit
-    const uint16_t* squares = square19_table();
     int32_t bexp[32];    // evaluate's results: each lane's table entry as biased exponent and mantissa
     uint32_t mant[32];
 
@@ -287,13 +255,13 @@ struct LaneFits {
         c2[l] = s.c2;
         exp[l] = s.exp == kNotFitted ? 0 : s.exp;   // the lane is handed back; its sum must not overflow
         d[l] = p.d;
-        square[l] = squares[p.d17];
+        d17[l] = p.d17;
         slow |= uint32_t(s.exp == kNotFitted) << l;
     }
 
     void evaluate() {
         for (int l = 0; l < 32; ++l)
-            bexp[l] = truncate_parts(k[l] + int64_t(c1[l]) * d[l] + int64_t(c2[l]) * square[l], exp[l], &mant[l]);
+            bexp[l] = truncate_parts(k[l] + int64_t(c1[l]) * d[l] + int64_t(c2[l]) * square19_of(d17[l]), exp[l], &mant[l]);
     }
 };
 
@@ -346,5 +314,48 @@ uint32_t ex2_warp(const uint32_t* x, uint32_t* out) {
     for (int l = 0; l < 32; ++l) out[l] = rescaled(f.bexp[l], f.mant[l], x[l] & kSign ? 1 - whole[l] : whole[l] - 1);
     return special | f.slow;
 }
+
+namespace {
+// sin_cos for a warp in three loops: each lane's phase, quadrant and sign (vectorised: no branch,
+// the quarter table read backwards as the ones' complement of the offset); its segment's
+// coefficients, gathered one lane at a time (64 segments, in the host's L1); then the arithmetic
+// and truncation (vectorised).
+template <bool Cosine>
+uint32_t sin_cos_warp(const uint32_t* r, uint32_t* out) {
+    constexpr uint32_t kQuarter = 1u << 23;
+    int64_t k[32];
+    int32_t c1[32], c2[32];
+    uint32_t u[32], sign[32];
+    uint32_t special = 0;
+    for (int l = 0; l < 32; ++l) special |= uint32_t(biased_exp(r[l]) == 255) << l;
+    for (int l = 0; l < 32; ++l) {
+        const double a = std::fabs(double(as_float(r[l])));
+        const double whole = a < 0x1p52 ? a : 0.0;   // from 2^52 up (and for inf and NaN) the phase is 0
+        uint32_t q = uint32_t(int32_t((whole - std::trunc(whole)) * 0x1p25));   // exact: a is a float; below 2^25
+        if (Cosine) q = (q + kQuarter) & (4 * kQuarter - 1);
+        const uint32_t quadrant = q >> 23;
+        u[l] = (q & (kQuarter - 1)) ^ ((0u - (quadrant & 1)) & (kQuarter - 1));
+        sign[l] = ((Cosine ? 0 : r[l] >> 31) ^ (quadrant >> 1)) << 31;
+    }
+    for (int l = 0; l < 32; ++l) {
+        const SinSegment& s = kSinSegments[u[l] >> 17];
+        k[l] = s.k;
+        c1[l] = s.c1;
+        c2[l] = s.c2;
+    }
+    for (int l = 0; l < 32; ++l) {
+        const uint32_t d = u[l] & 0x1FFFF;
+        const int64_t acc = k[l] + int64_t(c1[l]) * d + int64_t(c2[l]) * square19_of(d);
+        uint32_t mant;
+        const int32_t bexp = truncate_parts(acc, -37, &mant);
+        const uint32_t positive = 0u - uint32_t(acc > 0);   // sin(0) is 0 (a mask: a select here is a branch)
+        out[l] = sign[l] | ((uint32_t(bexp) << 23 | mant) & positive);
+    }
+    return special;
+}
+} // namespace
+
+uint32_t sin_warp(const uint32_t* r, uint32_t* out) { return sin_cos_warp<false>(r, out); }
+uint32_t cos_warp(const uint32_t* r, uint32_t* out) { return sin_cos_warp<true>(r, out); }
 
 } // namespace gpusim::mufu

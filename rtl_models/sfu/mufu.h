@@ -32,9 +32,12 @@ uint16_t ex2_bf16(uint16_t x);
 // whose bit the result leaves clear. The lanes it sets (zero, subnormal, infinite and NaN operands,
 // those outside the function's domain, and the few segments read from a table) the caller
 // evaluates one by one. (lg2, whose result adds the exponent in double precision, is no faster so.)
+// sin_warp and cos_warp take revolutions, as sin and cos do.
 uint32_t rcp_warp(const uint32_t* x, uint32_t* out);
 uint32_t rsqrt_warp(const uint32_t* x, uint32_t* out);
 uint32_t sqrt_warp(const uint32_t* x, uint32_t* out);
 uint32_t ex2_warp(const uint32_t* x, uint32_t* out);
+uint32_t sin_warp(const uint32_t* revolutions, uint32_t* out);
+uint32_t cos_warp(const uint32_t* revolutions, uint32_t* out);
 
 } // namespace gpusim::mufu

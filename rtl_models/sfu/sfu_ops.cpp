@@ -37,7 +37,8 @@ uint32_t hw_sin(uint32_t x, bool) { return approx::sin(x); }
 uint32_t hw_cos(uint32_t x, bool) { return approx::cos(x); }
 uint32_t hw_tanh(uint32_t x, bool) { return mufu::tanh(x); }
 
-static_assert(kRcp == 0 && kSqrt == 1 && kRsqrt == 2 && kEx2 == 3, "approx::warp numbers the functions as Fn does");
+static_assert(kRcp == 0 && kSqrt == 1 && kRsqrt == 2 && kEx2 == 3 && kLg2 == 4 && kSin == 5 && kCos == 6,
+              "approx::warp numbers the functions as Fn does");
 
 using HwUnary = uint32_t (*)(uint32_t, bool);
 const HwUnary kHardware[] = {approx::rcp, approx::sqrt, approx::rsqrt, approx::ex2, approx::lg2, hw_sin, hw_cos, hw_tanh};  // as Fn

@@ -13,6 +13,7 @@
 #include "common/run_kernel.h"
 #include "sm/operations.h"
 #include "sfu/approx_sequences.h"
+#include "sfu/interpolator.h"
 #include "sfu/mufu.h"
 #include "sfu/sfu_tables.h"
 
@@ -297,9 +298,17 @@ BOOST_AUTO_TEST_CASE(fitted_interpolators_give_every_table_entry) {
 
 // The warp-at-once evaluation (approx::warp, approx::div_warp) gives every lane it does not hand
 // back the result of the lane-by-lane functions: every exponent, both signs, a spread of mantissas.
+// The squarer without its bit loop: every 17-bit offset's truncated square.
+BOOST_AUTO_TEST_CASE(the_closed_form_squarer_is_the_bit_loop) {
+    uint32_t wrong = 0;
+    for (uint32_t d = 0; d < (1u << 17); ++d) wrong += (int64_t(mufu::square19_of(d)) << 19) != mufu::truncated_square_of(d);
+    BOOST_TEST(wrong == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(warp_evaluation_matches_lane_by_lane) {
     using Lane = uint32_t (*)(uint32_t, bool);
-    const Lane lanes[] = {approx::rcp, approx::sqrt, approx::rsqrt, approx::ex2};
+    const Lane sin = [](uint32_t v, bool) { return approx::sin(v); }, cos = [](uint32_t v, bool) { return approx::cos(v); };
+    const Lane lanes[] = {approx::rcp, approx::sqrt, approx::rsqrt, approx::ex2, approx::lg2, sin, cos};   // lg2: all lanes handed back
     const char* stride_env = std::getenv("GPUSIM_SFU_PACKED_STRIDE");
     const uint32_t step = 32 * 997 * (stride_env ? std::max(1, std::atoi(stride_env)) : 1);
     uint64_t compared = 0, wrong = 0, total = 0;
@@ -314,8 +323,8 @@ BOOST_AUTO_TEST_CASE(warp_evaluation_matches_lane_by_lane) {
                     y[l] = ((x[(l + 7) % 32] & 0x807FFFFFu) ^ 0x80000000u) | uint32_t((e * 37 + uint32_t(l) * 8) & 0xFF) << 23;
                 }
                 for (bool ftz : {false, true}) {
-                    total += 5 * 32;
-                    for (uint8_t fn = 0; fn < 4; ++fn) {
+                    total += 7 * 32;
+                    for (uint8_t fn = 0; fn < 7; ++fn) {
                         const uint32_t slow = approx::warp(fn, ftz, x, out);
                         for (int l = 0; l < 32; ++l) {
                             if ((slow >> l) & 1) continue;
