@@ -7,20 +7,31 @@ file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/apps)
 # device_select refuses a GPU older than the compute capability its PTX targets (7.5), as such
 # helpers do: the model reports that capability to it (its units stay the config's).
 set(app_env_device_select "GPUSIM_SET=chip.compute_capability=7.5")
-set(app_bins)
-foreach(src ${app_sources})
-  string(REGEX REPLACE "\\.cu$" "" app ${src})
-  set(bin ${CMAKE_CURRENT_BINARY_DIR}/apps/${app})
+# Builds dir/src into bin as a user would (nvcc, the shared runtime, compute_75 PTX, through the
+# cache), or, without nvcc, adds `test` as a skipped test that says so. Sets built to whether it built.
+function(gpusim_cuda_program test dir src bin built)
   if(NOT GPUSIM_NVCC)
-    add_test(NAME apps.${app} COMMAND sh -c "echo 'nvcc is not on the PATH: apps/${src} was not built'; exit 77")
-    set_tests_properties(apps.${app} PROPERTIES SKIP_RETURN_CODE 77)
-    continue()
+    add_test(NAME ${test} COMMAND sh -c "echo 'nvcc is not on the PATH: ${dir}/${src} was not built'; exit 77")
+    set_tests_properties(${test} PROPERTIES SKIP_RETURN_CODE 77)
+    set(${built} FALSE PARENT_SCOPE)
+    return()
   endif()
   add_custom_command(OUTPUT ${bin}
     COMMAND ${GPUSIM_NVCC_CACHED} ${bin} ${src} ${app_headers}
             -- ${GPUSIM_NVCC} -O2 -cudart shared -gencode arch=compute_75,code=compute_75 -Xcompiler -pthread -o ${bin} ${src}
-    WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/apps
-    DEPENDS apps/${src} ${app_headers} COMMENT "nvcc apps/${src}")
+    WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/${dir}
+    DEPENDS ${dir}/${src} ${app_headers} COMMENT "nvcc ${dir}/${src}")
+  set(${built} TRUE PARENT_SCOPE)
+endfunction()
+
+set(app_bins)
+foreach(src ${app_sources})
+  string(REGEX REPLACE "\\.cu$" "" app ${src})
+  set(bin ${CMAKE_CURRENT_BINARY_DIR}/apps/${app})
+  gpusim_cuda_program(apps.${app} apps ${src} ${bin} built)
+  if(NOT built)
+    continue()
+  endif()
   list(APPEND app_bins ${bin})
   set(modes functional timing)
   # Under the sanitizers the Thrust program's timing run (40 s there) adds no path that the other

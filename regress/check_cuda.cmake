@@ -2,7 +2,8 @@
 # what it printed on a real GPU (cuda/expected/NAME.out, and NAME.err where the program prints to
 # stderr; the model's own "gpusim:" notes on stderr are not part of the comparison). The
 # statistics file proves the model ran, not NVIDIA's runtime.
-# Inputs: PROGRAM, NAME, EXPECTED_DIR, LIBDIR, OUT, and optionally CONFIG, MODE, EXTRA_ENV
+# Inputs: PROGRAM, NAME, EXPECTED_DIR, LIBDIR, OUT, and optionally ARGS (the program's arguments,
+# separated by semicolons), CONFIG, MODE, EXTRA_ENV
 # (VAR=value settings for the program), COMPARE=OFF for a program whose output is a measurement
 # (it must still exit 0), and PRELOAD: the ASan runtime, when the library has ASan (a sanitizer
 # build with GPUSIM_ASAN_SYSTEMC) and the program, built by nvcc, does not. Leaks are then not
@@ -38,7 +39,7 @@ if(PRELOAD)
 endif()
 if(THREADS_CHECK)
   string(REPLACE "GPUSIM_STATS=${OUT}.stats.json" "GPUSIM_STATS=${OUT}.one.json" one_env "${env}")
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${one_env} GPUSIM_THREADS=1 ${PROGRAM}
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${one_env} GPUSIM_THREADS=1 ${PROGRAM} ${ARGS}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE one_out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${NAME} exited with ${rc} on one host thread:\n${one_out}${err}")
@@ -47,14 +48,14 @@ if(THREADS_CHECK)
 endif()
 if(VCD_CHECK)
   string(REPLACE "GPUSIM_STATS=${OUT}.stats.json" "GPUSIM_STATS=${OUT}.plain.json" plain_env "${env}")
-  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${plain_env} ${PROGRAM} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${plain_env} ${PROGRAM} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${NAME} exited with ${rc} without a waveform:\n${out}${err}")
   endif()
   file(REMOVE ${OUT}.vcd)
   list(APPEND env GPUSIM_VCD=${OUT}.vcd)
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} ${PROGRAM}
+execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} ${PROGRAM} ${ARGS}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${NAME} exited with ${rc}:\n${out}${err}")
