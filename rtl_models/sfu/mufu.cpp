@@ -178,7 +178,7 @@ uint32_t sqrt(uint32_t x) {
 namespace {
 int64_t ex2_fixed(uint32_t x) {
     const double mag = biased_exp(x) == 0 ? 0.0 : std::fabs(double(as_float(x)));
-    return int64_t(std::fmin(mag, 1024.0) * 0x1p23);  // truncation: mag is not negative
+    return int64_t((mag < 1024.0 ? mag : 1024.0) * 0x1p23);  // truncation: mag is not negative (NaN: 1024)
 }
 } // namespace
 
@@ -247,8 +247,8 @@ struct LaneFits {
     uint32_t mant[32];
 
     template <SfuTable T>
-    void gather(int l, uint32_t i) {
-        const Place p = place_of<T>(i);
+    void gather(int l, uint32_t i) { gather(l, place_of<T>(i)); }
+    void gather(int l, const Place& p) {
         const TableSegment& s = *p.segment;
         k[l] = s.k;
         c1[l] = s.c1;
@@ -307,8 +307,9 @@ uint32_t ex2_warp(const uint32_t* x, uint32_t* out) {
         special |= uint32_t(biased_exp(x[l]) == 255 && (x[l] & kMant)) << l;
         const int64_t fixed = ex2_fixed(x[l]);
         whole[l] = int32_t(fixed >> 23);
-        if (x[l] & kSign) f.gather<SfuTable::Ex2Neg>(l, uint32_t(fixed) & kMant);
-        else f.gather<SfuTable::Ex2Pos>(l, uint32_t(fixed) & kMant);
+        // Both places, then a select: the operands' signs decide, which the host cannot predict.
+        const Place neg = place_of<SfuTable::Ex2Neg>(uint32_t(fixed) & kMant), pos = place_of<SfuTable::Ex2Pos>(uint32_t(fixed) & kMant);
+        f.gather(l, x[l] & kSign ? neg : pos);
     }
     f.evaluate();
     for (int l = 0; l < 32; ++l) out[l] = rescaled(f.bexp[l], f.mant[l], x[l] & kSign ? 1 - whole[l] : whole[l] - 1);
