@@ -131,13 +131,14 @@ uint32_t warp(uint8_t fn, bool ftz, const uint32_t* x, uint32_t* out) {
             for (int l = 0; l < 32; ++l) below |= uint32_t(f(x[l]) < -126.0f) << l;
         return mufu::ex2_warp(x, out) | below;
     }
+    case 4: return mufu::lg2_warp(x, out);   // the lanes it hands back include the tiny ones the sequence scales
     case 5:
     case 6: {
         uint32_t revolutions[32];
         for (int l = 0; l < 32; ++l) revolutions[l] = u(mul_rz(f(x[l]), kInvTwoPi));
         return fn == 5 ? mufu::sin_warp(revolutions, out) : mufu::cos_warp(revolutions, out);
     }
-    default: return 0xFFFFFFFFu;   // lg2 and tanh: lane by lane
+    default: return 0xFFFFFFFFu;   // tanh: lane by lane
     }
 }
 

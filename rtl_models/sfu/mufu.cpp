@@ -73,7 +73,7 @@ constexpr bool sums_in_range() {
 }
 static_assert(sums_in_range(), "a fitted segment's sum leaves (0, 2^52)");
 
-// LaneFits leaves out the segments' sign: its tables' entries are positive.
+// rcp_warp, root_warp and ex2_warp leave out LaneFits' signs: their tables' entries are positive.
 constexpr bool positive(SfuTable t) {
     for (uint32_t s = 0; s < fit_layout(t).segments; ++s)
         if (kTableFits[kFitStart[size_t(t)] + s].sign) return false;
@@ -236,12 +236,12 @@ namespace {
 
 // A warp's lanes on the interpolator, as columns: gather, one lane at a time (the host's vector
 // gathers are slow or missing), picks each lane's segment and offset; evaluate does the
-// arithmetic for all 32, which the compiler vectorises. The tables it serves hold positive
-// entries (lg2's negative ones are evaluated lane by lane).
+// arithmetic for all 32, which the compiler vectorises. evaluate() gives the entries' magnitudes;
+// sign[] holds their signs (lg2 below 1).
 struct LaneFits {
     int64_t k[32];
     int32_t c1[32], c2[32], exp[32];
-    uint32_t d[32], d17[32];
+    uint32_t d[32], d17[32], sign[32];
     uint32_t slow = 0;   // lanes whose segment has no fit
     int32_t bexp[32];    // evaluate's results: each lane's table entry as biased exponent and mantissa
     uint32_t mant[32];
@@ -256,6 +256,7 @@ struct LaneFits {
         exp[l] = s.exp == kNotFitted ? 0 : s.exp;   // the lane is handed back; its sum must not overflow
         d[l] = p.d;
         d17[l] = p.d17;
+        sign[l] = s.sign;
         slow |= uint32_t(s.exp == kNotFitted) << l;
     }
 
@@ -358,5 +359,30 @@ uint32_t sin_cos_warp(const uint32_t* r, uint32_t* out) {
 
 uint32_t sin_warp(const uint32_t* r, uint32_t* out) { return sin_cos_warp<false>(r, out); }
 uint32_t cos_warp(const uint32_t* r, uint32_t* out) { return sin_cos_warp<true>(r, out); }
+
+// lg2 as lg2() computes it: the entry of the table for the operand's binade (exponents 0 and -1
+// give the result; above, the E0 entry plus the exponent; below, the E-2 entry plus the exponent
+// plus 2, each truncated to fp32), the table chosen by a select rather than a branch.
+uint32_t lg2_warp(const uint32_t* x, uint32_t* out) {
+    LaneFits f;
+    uint32_t special = 0;
+    int32_t add[32];
+    for (int l = 0; l < 32; ++l) {
+        const int e = biased_exp(x[l]);
+        special |= uint32_t(e == 0 || e == 255 || (x[l] & kSign)) << l;
+        const int ue = e - 127;
+        const uint32_t m = x[l] & kMant;
+        const Place e0 = place_of<SfuTable::Lg2E0>(m), em1 = place_of<SfuTable::Lg2Em1>(m), em2 = place_of<SfuTable::Lg2Em2>(m);
+        f.gather(l, ue >= 0 ? e0 : ue == -1 ? em1 : em2);
+        add[l] = ue >= 1 ? ue : ue <= -2 ? ue + 2 : 0;
+    }
+    f.evaluate();
+    for (int l = 0; l < 32; ++l) {
+        const uint32_t entry = f.sign[l] | uint32_t(f.bexp[l]) << 23 | f.mant[l];
+        const uint32_t shifted = to_f32_rz(double(add[l]) + double(as_float(entry)));
+        out[l] = add[l] ? shifted : entry;
+    }
+    return special | f.slow;
+}
 
 } // namespace gpusim::mufu

@@ -31,12 +31,13 @@ uint16_t ex2_bf16(uint16_t x);
 // A warp's 32 operands at once, in loops the compiler vectorises: out[l] = f(x[l]) for every lane
 // whose bit the result leaves clear. The lanes it sets (zero, subnormal, infinite and NaN operands,
 // those outside the function's domain, and the few segments read from a table) the caller
-// evaluates one by one. (lg2, whose result adds the exponent in double precision, is no faster so.)
+// evaluates one by one.
 // sin_warp and cos_warp take revolutions, as sin and cos do.
 uint32_t rcp_warp(const uint32_t* x, uint32_t* out);
 uint32_t rsqrt_warp(const uint32_t* x, uint32_t* out);
 uint32_t sqrt_warp(const uint32_t* x, uint32_t* out);
 uint32_t ex2_warp(const uint32_t* x, uint32_t* out);
+uint32_t lg2_warp(const uint32_t* x, uint32_t* out);
 uint32_t sin_warp(const uint32_t* revolutions, uint32_t* out);
 uint32_t cos_warp(const uint32_t* revolutions, uint32_t* out);
 
