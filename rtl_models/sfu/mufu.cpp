@@ -112,20 +112,28 @@ uint32_t sin_quarter(uint32_t u) {
 }
 
 // The phase is |r| modulo 1 in 25-bit fixed point, truncated; the quarter table is read forwards in
-// even quadrants and backwards (ones' complement) in odd ones, and negated in the second half.
-uint32_t sin_cos(uint32_t r, bool cosine) {
-    const float v = as_float(r);
-    if (!std::isfinite(v)) return kNan;
+// even quadrants and backwards (the ones' complement of the offset) in odd ones, and the result
+// negated in the second half. Without a branch, so that the warp's loop vectorises it too.
+struct SinPhase {
+    uint32_t offset;   // into the first quarter period
+    uint32_t sign;
+};
+template <bool Cosine>
+inline SinPhase sin_phase(uint32_t r) {
     constexpr uint32_t kQuarter = 1u << 23;
-    const double a = std::fabs(double(v));
-    const double frac = a < 0x1p52 ? a - double(int64_t(a)) : 0.0;  // exact: a is a float
-    uint32_t q = uint32_t(frac * 0x1p25);
-    bool negate = !cosine && (r & kSign);
-    if (cosine) q = (q + kQuarter) & (4 * kQuarter - 1);
-    const uint32_t quadrant = q >> 23, low = q & (kQuarter - 1);
-    const uint32_t mag = sin_quarter(quadrant & 1 ? kQuarter - 1 - low : low);
-    negate ^= quadrant >= 2;
-    return negate ? mag | kSign : mag;
+    const double a = std::fabs(double(as_float(r)));
+    const double whole = a < 0x1p52 ? a : 0.0;   // from 2^52 up (and for inf and NaN) the phase is 0
+    uint32_t q = uint32_t(int32_t((whole - std::trunc(whole)) * 0x1p25));   // exact: a is a float; below 2^25
+    if (Cosine) q = (q + kQuarter) & (4 * kQuarter - 1);
+    const uint32_t quadrant = q >> 23;
+    return {(q & (kQuarter - 1)) ^ ((0u - (quadrant & 1)) & (kQuarter - 1)), ((Cosine ? 0 : r >> 31) ^ (quadrant >> 1)) << 31};
+}
+
+template <bool Cosine>
+uint32_t sin_cos(uint32_t r) {
+    if (biased_exp(r) == 255) return kNan;
+    const SinPhase p = sin_phase<Cosine>(r);
+    return p.sign | sin_quarter(p.offset);
 }
 
 // Where each binade's segments start in kTanhSegments.
@@ -207,8 +215,8 @@ uint32_t lg2(uint32_t x) {
     return to_f32_rz(ue + 2 + double(as_float(table_entry<SfuTable::Lg2Em2>(m))));
 }
 
-uint32_t sin(uint32_t r) { return sin_cos(r, false); }
-uint32_t cos(uint32_t r) { return sin_cos(r, true); }
+uint32_t sin(uint32_t r) { return sin_cos<false>(r); }
+uint32_t cos(uint32_t r) { return sin_cos<true>(r); }
 
 // Below 2^-8 tanh(x) is x; from 8 up it is 1. Between, each binade has 2^nb segments and the
 // 17 mantissa bits after the segment's are the offset (the 6 - nb bits below them are dropped);
@@ -318,26 +326,20 @@ uint32_t ex2_warp(const uint32_t* x, uint32_t* out) {
 }
 
 namespace {
-// sin_cos for a warp in three loops: each lane's phase, quadrant and sign (vectorised: no branch,
-// the quarter table read backwards as the ones' complement of the offset); its segment's
-// coefficients, gathered one lane at a time (64 segments, in the host's L1); then the arithmetic
-// and truncation (vectorised).
+// sin_cos for a warp in three loops: each lane's phase (vectorised); its segment's coefficients,
+// gathered one lane at a time (64 segments, in the host's L1); then the arithmetic and truncation
+// (vectorised).
 template <bool Cosine>
 uint32_t sin_cos_warp(const uint32_t* r, uint32_t* out) {
-    constexpr uint32_t kQuarter = 1u << 23;
     int64_t k[32];
     int32_t c1[32], c2[32];
     uint32_t u[32], sign[32];
     uint32_t special = 0;
     for (int l = 0; l < 32; ++l) special |= uint32_t(biased_exp(r[l]) == 255) << l;
     for (int l = 0; l < 32; ++l) {
-        const double a = std::fabs(double(as_float(r[l])));
-        const double whole = a < 0x1p52 ? a : 0.0;   // from 2^52 up (and for inf and NaN) the phase is 0
-        uint32_t q = uint32_t(int32_t((whole - std::trunc(whole)) * 0x1p25));   // exact: a is a float; below 2^25
-        if (Cosine) q = (q + kQuarter) & (4 * kQuarter - 1);
-        const uint32_t quadrant = q >> 23;
-        u[l] = (q & (kQuarter - 1)) ^ ((0u - (quadrant & 1)) & (kQuarter - 1));
-        sign[l] = ((Cosine ? 0 : r[l] >> 31) ^ (quadrant >> 1)) << 31;
+        const SinPhase p = sin_phase<Cosine>(r[l]);
+        u[l] = p.offset;
+        sign[l] = p.sign;
     }
     for (int l = 0; l < 32; ++l) {
         const SinSegment& s = kSinSegments[u[l] >> 17];
