@@ -222,7 +222,7 @@ gpusim_library(ptx FOLDER sw/ptx
   SOURCES sw/ptx/lexer.cpp sw/ptx/parser.cpp sw/ptx/parser_module.cpp sw/ptx/vocabulary.cpp sw/ptx/ast.cpp
   LIBS ${GPUSIM_BASE_LIBS})
 gpusim_library(loader FOLDER sw/loader
-  SOURCES sw/loader/cfg.cpp sw/loader/register_init.cpp sw/loader/register_pressure.cpp sw/loader/load_hoisting.cpp sw/loader/atomic_aggregation.cpp sw/loader/ordering.cpp sw/loader/decoder.cpp
+  SOURCES sw/loader/cfg.cpp sw/loader/register_init.cpp sw/loader/register_pressure.cpp sw/loader/load_hoisting.cpp sw/loader/atomic_aggregation.cpp sw/loader/contraction.cpp sw/loader/ordering.cpp sw/loader/decoder.cpp
           sw/loader/decode_control.cpp sw/loader/decode_texture.cpp sw/loader/decode_async.cpp sw/loader/decode_matrix.cpp sw/loader/decode_hints.cpp
           sw/loader/linker.cpp
   DEPENDS tlm_protocol isa alu video tex tensor sm ptx)

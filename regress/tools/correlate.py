@@ -32,6 +32,7 @@ import glob
 import io
 import json
 import math
+import re
 import os
 import shutil
 import statistics
@@ -111,12 +112,19 @@ def reduce_capture(args):
     print(f"{args.out}: {len(programs)} programs, {sum(len(v) for v in programs.values())} launches, {len(kernels)} kernels")
 
 
+def kernel_key(name):
+    """A mangled kernel name without the hash nvcc gives an anonymous namespace, which changes
+    with the source file's text (a header it includes, a line elsewhere), so that a kernel keeps
+    its golden data across edits that do not touch it."""
+    return re.sub(r"_GLOBAL__N__[0-9a-f]{8}_", "_GLOBAL__N__________", name)
+
+
 def chip_kernels(golden):
     """Per (program, kernel): launches, cycles summed (median of runs, least, most), duration, SASS count."""
     out = {}
     for prog, launches in golden["programs"].items():
         for l in launches:
-            k = out.setdefault((prog, l["kernel"]), {"launches": 0, "cycles": 0, "lo": 0, "hi": 0, "ns": 0, "sass": 0})
+            k = out.setdefault((prog, kernel_key(l["kernel"])), {"launches": 0, "cycles": 0, "lo": 0, "hi": 0, "ns": 0, "sass": 0})
             k["launches"] += 1
             k["cycles"] += statistics.median(l["cycles"])
             k["lo"] += min(l["cycles"])
@@ -144,7 +152,7 @@ def run_program(build, config, prog, sets):
             return prog, None, p.stderr.strip().splitlines()[-1:] or [f"exit {p.returncode}"]
         doc = json.load(open(stats))
     kernels = sorted(doc.get("kernels", []), key=lambda k: k.get("start_ns", 0))
-    return prog, [(k["kernel"], k["cycles"], k["warp_instructions"]) for k in kernels], None
+    return prog, [(kernel_key(k["kernel"]), k["cycles"], k["warp_instructions"]) for k in kernels], None
 
 
 def model_kernels(model_launches, chip):

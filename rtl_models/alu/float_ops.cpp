@@ -69,9 +69,14 @@ void ffma(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     const uint64_t* a = c.src(w, inst.a);
     const uint64_t* b = c.src(w, inst.b);
     const uint64_t* cc = c.src(w, inst.c);
+    // A contracted pair's negations (sw/loader/contraction.h). As with neg.f64, a NaN keeps its
+    // sign (the H200's DFMA -a, b, -c returns a NaN operand as it came); an fp32 NaN is canonical.
+    const bool na = inst.aux & kNegateProduct, nc = inst.aux & kNegateAddend;
     RoundScope rs(inst.round);
     for_lanes(m, [&](int l) {
         T x = in<T, Ftz>(a[l]), y = in<T, Ftz>(b[l]), z = in<T, Ftz>(cc[l]);
+        if (na && !std::isnan(x)) x = -x;
+        if (nc && !std::isnan(z)) z = -z;
         if constexpr (std::is_same_v<T, double>) {
             double n;
             if (propagate_nan(n, x, z, y)) { d[l] = put<double>(n); return; }  // b over c over a

@@ -91,6 +91,11 @@ constexpr uint8_t kLoadBypassesL1 = 32;
 // An atom or red whose operation is an add (of any type), as its decoding found it.
 constexpr uint8_t kAtomAdd = 64;
 
+// Inst::aux of a fused multiply-add that contraction made (sw/loader/contraction.h): the sign of
+// the product's first factor, or of the addend, is flipped as it is read.
+constexpr uint8_t kNegateProduct = 1;
+constexpr uint8_t kNegateAddend = 2;
+
 // The address of a memory instruction's lane whose address register holds `base`.
 inline uint64_t effective_address(uint64_t base, const Inst& in) {
     const uint64_t a = base + uint64_t(in.offset);

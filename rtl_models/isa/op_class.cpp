@@ -27,7 +27,7 @@ OpClass classify_float(const std::string& op, const OpSpec& s, const std::string
     if (sixteen && approx && op == "tanh") return OpClass::Sfu;
     if (sixteen && approx && op == "ex2") return OpClass::SfuTrig;
     if (sixteen) return OpClass::Fp16;
-    if (op == "div") return s.has("full") ? OpClass::Fp32DivFull : approx ? OpClass::Fp32DivApprox : OpClass::Fp32Ieee;
+    if (op == "div" || op == "div+add") return s.has("full") ? OpClass::Fp32DivFull : approx ? OpClass::Fp32DivApprox : OpClass::Fp32Ieee;
     if (op == "sqrt") return approx ? OpClass::SfuSqrt : OpClass::Fp32Ieee;
     if (op == "rcp") return approx ? OpClass::Sfu : OpClass::Fp32Ieee;
     if (one_of(op, {"rsqrt", "lg2", "tanh"})) return OpClass::Sfu;

@@ -76,28 +76,24 @@ uint32_t lg2(uint32_t x, bool ftz) {
 uint32_t sin(uint32_t x) { return mufu::sin(u(mul_rz(f(x), kInvTwoPi))); }
 uint32_t cos(uint32_t x) { return mufu::cos(u(mul_rz(f(x), kInvTwoPi))); }
 
-// div.approx: a * MUFU.RCP(b); without .ftz a subnormal divisor scales both operands by 2^24.
-uint32_t div_approx(uint32_t a, uint32_t b, bool ftz) {
-    if (ftz) return canon(u(mul_ftz(f(mufu::rcp(b)), f(a))));
-    float x = f(a), y = f(b);
-    if (tiny(y)) {
-        x *= kUp;
-        y *= kUp;
-    }
-    return canon(u(f(mufu::rcp(u(y))) * x));
-}
+namespace {
+// What div.approx and div.full hand to their last multiply: the dividend scaled as the divisor
+// was, and MUFU.RCP of the scaled divisor. Without .ftz a subnormal divisor scales both operands
+// by 2^24; div.full also scales a divisor above 2^126 down by 4, so its reciprocal stays normal.
+struct Quotient {
+    float x, r;
+};
 
-// div.full also scales a divisor above 2^126 down by 4, so its reciprocal stays normal.
-uint32_t div_full(uint32_t a, uint32_t b, bool ftz) {
+Quotient scaled_quotient(uint32_t a, uint32_t b, bool ftz, bool full) {
     float x = f(a), y = f(b);
     if (ftz) {
-        if (std::fabs(flush(y)) > kHuge) {
+        if (full && std::fabs(flush(y)) > kHuge) {
             y = mul_ftz(y, 0.25f);
             x = mul_ftz(x, 0.25f);
         }
-        return canon(u(mul_ftz(f(mufu::rcp(u(y))), x)));
+        return {x, f(mufu::rcp(u(y)))};
     }
-    if (std::fabs(y) > kHuge) {
+    if (full && std::fabs(y) > kHuge) {
         y *= 0.25f;
         x *= 0.25f;
     }
@@ -105,7 +101,35 @@ uint32_t div_full(uint32_t a, uint32_t b, bool ftz) {
         y *= kUp;
         x *= kUp;
     }
-    return canon(u(f(mufu::rcp(u(y))) * x));
+    return {x, f(mufu::rcp(u(y)))};
+}
+
+// FFMA(.FTZ): x*y+z rounded once; .ftz reads subnormal inputs as zero and gives zero for a result
+// whose exact value is below the normal range.
+float fma_f32(float x, float y, float z, bool ftz) {
+    if (!ftz) return std::fma(x, y, z);
+    x = flush(x);
+    y = flush(y);
+    z = flush(z);
+    const double wide = std::fma(double(x), double(y), double(z));
+    if (wide != 0 && std::fabs(wide) < double(kTiny)) return float(std::copysign(0.0, wide));
+    return std::fma(x, y, z);
+}
+} // namespace
+
+uint32_t div_approx(uint32_t a, uint32_t b, bool ftz) {
+    const Quotient q = scaled_quotient(a, b, ftz, false);
+    return canon(u(ftz ? mul_ftz(q.r, q.x) : q.r * q.x));
+}
+
+uint32_t div_full(uint32_t a, uint32_t b, bool ftz) {
+    const Quotient q = scaled_quotient(a, b, ftz, true);
+    return canon(u(ftz ? mul_ftz(q.r, q.x) : q.r * q.x));
+}
+
+uint32_t div_add(uint32_t a, uint32_t b, uint32_t c, bool ftz, bool full) {
+    const Quotient q = scaled_quotient(a, b, ftz, full);
+    return canon(u(fma_f32(q.r, q.x, f(c), ftz)));
 }
 
 namespace {

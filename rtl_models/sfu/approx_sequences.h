@@ -16,6 +16,9 @@ uint32_t sin(uint32_t x);    // the .ftz form runs the same code
 uint32_t cos(uint32_t x);
 uint32_t div_approx(uint32_t a, uint32_t b, bool ftz);
 uint32_t div_full(uint32_t a, uint32_t b, bool ftz);
+// div.approx or div.full (`full`) of a by b, plus c: ptxas fuses the division's last multiply with
+// a following add (sw/loader/contraction.h), so the sum is rounded once.
+uint32_t div_add(uint32_t a, uint32_t b, uint32_t c, bool ftz, bool full);
 
 // A warp's 32 lanes at once (mufu.h's *_warp): out[l] is the instruction's result for every lane
 // whose bit the result leaves clear; the caller computes the lanes it sets with the functions

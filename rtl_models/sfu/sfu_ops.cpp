@@ -86,6 +86,25 @@ void div_f32(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     });
 }
 
+// A div.approx or div.full whose last multiply ptxas fused with the add after it
+// (sw/loader/contraction.h): d = [-](a / b) + [-]c, rounded once.
+template <bool Ftz, bool Full>
+void div_add_f32(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
+    uint64_t* d = w.row(in.d);
+    const uint64_t* a = c.src(w, in.a);
+    const uint64_t* b = c.src(w, in.b);
+    const uint64_t* z = c.src(w, in.c);
+    const uint32_t na = (in.aux & kNegateProduct) ? 0x80000000u : 0, nc = (in.aux & kNegateAddend) ? 0x80000000u : 0;
+    if (!c.sfu_ideal) {
+        for_lanes(m, [&](int l) { d[l] = approx::div_add(uint32_t(a[l]) ^ na, uint32_t(b[l]), uint32_t(z[l]) ^ nc, Ftz, Full); });
+        return;
+    }
+    for_lanes(m, [&](int l) {
+        const float x = gpusim::in<float, Ftz>(a[l] ^ na), y = gpusim::in<float, Ftz>(b[l]), s = gpusim::in<float, Ftz>(z[l] ^ nc);
+        d[l] = finish<float, Ftz, false>(float(double(x) / double(y) + double(s)));
+    });
+}
+
 // ---- 16-bit forms: tanh.approx.{f16,bf16}{,x2}, ex2.approx.f16{,x2}, ex2.approx.ftz.bf16{,x2} ----
 
 enum HalfFn : uint8_t { kTanhF16, kTanhBf16, kEx2F16, kEx2Bf16 };
@@ -193,6 +212,12 @@ OpChoice select_sfu_op(const OpSpec& s) {
         bool full = s.has("full");
         return pick(ftz ? (full ? div_f32<true, true> : div_f32<true, false>) : (full ? div_f32<false, true> : div_f32<false, false>),
                     0, Layout::D_A_B);
+    }
+    if (op == "div+add" && t == "f32" && (s.has("approx") || s.has("full"))) {
+        const bool full = s.has("full");
+        return pick(ftz ? (full ? div_add_f32<true, true> : div_add_f32<true, false>)
+                        : (full ? div_add_f32<false, true> : div_add_f32<false, false>),
+                    0, Layout::D_A_B_C);
     }
     if (!s.has("approx")) return {};
     static const char* const names[] = {"rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh"};

@@ -25,6 +25,7 @@ struct SmConfig {
     uint32_t register_granularity = 1;
     bool hoist_loads = false;            // the loader issues loads as early as ptxas would (load_hoisting.h)
     bool aggregate_atomics = false;      // warp-uniform atomic adds timed as one lane's (atomic_aggregation.h)
+    std::string contraction = "ptxas";   // multiply/add pairs fused as ptxas fuses them (loader/contraction.h), or "none"
     bool drain_stores = false;           // timing mode: a warp exits once the L2 has acknowledged its stores
     uint32_t shared_bytes = 49152;       // shared memory per SM
     uint32_t warp_schedulers = 2;        // warp instructions issued per cycle

@@ -55,6 +55,13 @@ void declare_run_keys(ConfigSection<SmConfig>& s) {
                              "`\"timing\"` runs the cycle-approximate model ([timing.md](timing.md)), `\"functional\"` the "
                              "fastest, without timing; `--mode` sets it from the command line. Both compute the same results.")
         .one_of({"functional", "timing"}).or_default("functional");
+    s.key("contraction", &C::contraction, "", "Both modes: how the loader treats a multiply and the add that reads its product. "
+          "`ptxas` fuses them into one fused multiply-add (FFMA, DFMA, HFMA2, rounded once) where ptxas does, by the rules "
+          "measured on the H200 and listed in [ptx.md](ptx.md#contraction): products of mul.f32, .f64, .f16 and .f16x2, and "
+          "of div.approx and div.full, without a rounding modifier, read only by adds of the same .ftz in their basic block. "
+          "Results then match the GPU's in the last bit, and the pair issues as one instruction. `none` runs the PTX as "
+          "written, each operation rounded (what `nvcc -fmad=false` would ask of ptxas).")
+        .one_of({"ptxas", "none"}).or_default("ptxas");
     s.key("warp_slice", &C::warp_slice, "warp instructions", "Functional mode: how many instructions one warp runs before the "
           "SM's round-robin moves to the next warp (earlier if it reaches a barrier or finishes). It changes the interleaving "
           "of warps, and so the order of atomics; through the point where CTAs finish, it can also shift which SM runs which "

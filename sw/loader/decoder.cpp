@@ -64,7 +64,7 @@ void Decoder::run() {
     std::vector<Flow> flow;
     for (const auto& pi : m_fn.body) {
         m_img->code.push_back(decode(pi));
-        m_img->text.push_back(pi.full_name());
+        m_img->text.push_back(pi.contracted_from.empty() ? pi.full_name() : pi.full_name() + " (" + pi.contracted_from + ")");
         flow.push_back(flow_of(pi));
     }
     // A body that runs off its end returns (exits, in the kernel).
@@ -394,6 +394,9 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
         bool wide = spec.has("wide");
         std::string ct = wide ? (type[0] == 's' ? "s64" : "u64") : pi.opcode == "bfe" ? "u32" : type;
         in.c = source(ops[3], ct);
+        // Only contraction marks operands negated here (the parser takes '-' on vmad's alone).
+        if (ops[1].minus) in.aux |= kNegateProduct;
+        if (ops[3].minus) in.aux |= kNegateAddend;
         if (pi.opcode == "bfe") in.b = source(ops[2], "u32");
         break;
     }

@@ -37,6 +37,7 @@ uint32_t type_size(const std::string& t) {
     if (t == "pred") return 0;
     // Opaque texture, sampler and surface references: the variable holds the object's 64-bit handle.
     if (t == "texref" || t == "samplerref" || t == "surfref") return 8;
+    if (t == "f16x2") return 4;   // a register type only: two packed halves
     if (t.size() < 2) return 0;
     char c = t[0];
     if (c != 'b' && c != 'u' && c != 's' && c != 'f') return 0;

@@ -92,6 +92,7 @@ struct Instruction {
     bool guard_negated = false;
     std::vector<Operand> ops;
     SourceLoc loc;
+    std::string contracted_from;     // "mul.f32 + sub.f32" where loader/contraction.h fused the pair
 
     bool has_mod(const std::string& m) const;
     std::string full_name() const;   // "ld.global.f32"

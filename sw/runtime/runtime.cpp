@@ -14,6 +14,7 @@
 #include "sm/sm_core.h"
 #include "memory/sparse_store.h"
 #include "protocol/memory_map.h"
+#include "loader/contraction.h"
 #include "loader/loader.h"
 #include "ptx/parser.h"
 #include "runtime/platform.h"
@@ -357,6 +358,7 @@ void Runtime::place_managed(const ptx::Module& mod, const std::string& path, loa
 
 const ModuleHandle& Runtime::load_parsed(ptx::Module mod, const std::string& path) {
     check_declared_sizes(mod, path, m_cfg);
+    if (m_cfg.sm.contraction == "ptxas") loader::contract(mod);
     auto handle = std::make_unique<ModuleHandle>();
     handle->path = path;
     loader::VariableAddresses addr(mod.globals.size(), 0);
