@@ -227,7 +227,7 @@ gpusim_library(loader FOLDER sw/loader
           sw/loader/linker.cpp
   DEPENDS tlm_protocol isa alu video tex tensor sm ptx)
 gpusim_library(runtime FOLDER sw/runtime
-  SOURCES sw/runtime/platform.cpp sw/runtime/runtime.cpp sw/runtime/runtime_streams.cpp
+  SOURCES sw/runtime/platform.cpp sw/runtime/runtime.cpp sw/runtime/runtime_streams.cpp sw/runtime/runtime_rows.cpp
           sw/runtime/runtime_host_functions.cpp sw/runtime/runtime_managed.cpp sw/runtime/managed_heap.cpp sw/runtime/device_heap.cpp
           sw/runtime/stats_window.cpp sw/runtime/profile_summary.cpp sw/runtime/manifest.cpp sw/runtime/texture_spec.cpp
           sw/runtime/compare.cpp sw/runtime/console_reports.cpp

@@ -119,6 +119,10 @@ void FrontEnd::queue_copy(uint32_t cmd) {
     c.copy.src = reg64(reg::kDmaSrcLo);
     c.copy.dst = reg64(reg::kDmaDstLo);
     c.copy.size = reg64(reg::kDmaSizeLo);
+    c.copy.rows = std::max<uint32_t>(m_regs[reg::kDmaRows / 4], 1);
+    c.copy.src_pitch = m_regs[reg::kDmaSrcPitch / 4];
+    c.copy.dst_pitch = m_regs[reg::kDmaDstPitch / 4];
+    m_regs[reg::kDmaRows / 4] = m_regs[reg::kDmaSrcPitch / 4] = m_regs[reg::kDmaDstPitch / 4] = 0;
     if (kind < 1 || kind > 4) return reject(fmt::format("DMA command with unknown kind {}", kind));
     if (channel() >= m_cp->channels()) return reject(fmt::format("no channel {}", channel()));
     m_cp->submit(channel(), c);

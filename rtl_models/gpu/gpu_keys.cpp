@@ -137,6 +137,11 @@ void declare_pcie_keys(ConfigSection<PcieConfig>& s) {
     s.key("access_latency_ns", &P::access_latency_ns, "ns", "Timing mode: the round trip of a kernel's access to mapped host "
           "memory (zero-copy), added to each request the L2 sends over the link; the request's bytes also take the direction's "
           "bandwidth. A managed page migrating to the device pays it once.").at_least(0);
+    s.key("row_ns", &P::row_ns, "ns", "A 2D copy between host and device memory (cudaMemcpy2D, a slice of cudaMemcpy3D) is one "
+          "descriptor whose rows the engine moves in turn: each row takes at least this long, a wide one its bytes' time "
+          "on the link.").at_least(0);
+    s.key("device_row_ns", &P::device_row_ns, "ns", "The same for a 2D copy within device memory and for cudaMemset2D: "
+          "each row takes at least this long, a wide one its bytes' time at device memory's bandwidth.").at_least(0);
 }
 
 void declare_host_keys(ConfigSection<GpuConfig>& s) {

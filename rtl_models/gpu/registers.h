@@ -18,6 +18,9 @@ enum : uint32_t {
                           //     (host side is a bounce buffer); queues the descriptor on the selected channel
     kMapBaseLo = 0x30, kMapBaseHi = 0x34, kMapSizeLo = 0x38, kMapSizeHi = 0x3C,
     kMapCmd = 0x40,       // WO  1 map, 2 unmap the range in the device page table
+    kDmaRows = 0x44,      // RW  rows of the next DMA command (0 or 1: a 1D copy of kDmaSize bytes; more: a 2D copy of
+                          //     rows of kDmaSize bytes); kDmaCmd takes it and the pitches and clears them
+    kDmaSrcPitch = 0x48, kDmaDstPitch = 0x4C,   // RW  bytes between the starts of a 2D copy's rows
     kKernel = 0x50,       // RW  program-store handle of the kernel to launch
     kGridX = 0x54, kGridY = 0x58, kGridZ = 0x5C,
     kBlockX = 0x60, kBlockY = 0x64, kBlockZ = 0x68,

@@ -34,14 +34,24 @@ void copy(Runtime& rt, void* dst, const void* src, size_t n, cudaMemcpyKind kind
     if (sync) rt.synchronize(s);
 }
 
+// Rows as one descriptor (Runtime::copy_rows_*); host to host row by row.
+void copy_rows(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+               cudaMemcpyKind kind, StreamId s, bool sync) {
+    if (!width || !height) return;   // an empty copy moves nothing, however many rows it names
+    switch (resolve(rt, dst, src, width, kind)) {
+    case cudaMemcpyHostToDevice: rt.copy_rows_to_device(dev(dst), dpitch, src, spitch, width, height, s, sync); break;
+    case cudaMemcpyDeviceToHost: rt.copy_rows_to_host(dst, dpitch, dev(src), spitch, width, height, s); break;
+    case cudaMemcpyDeviceToDevice: rt.copy_rows_device(dev(dst), dpitch, dev(src), spitch, width, height, s); break;
+    default:
+        for (size_t r = 0; r < height; ++r)
+            copy(rt, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind, s, false);
+    }
+}
+
 void copy_2d(Runtime& rt, void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
              cudaMemcpyKind kind, StreamId s, bool sync) {
     require(width <= dpitch && width <= spitch, "2D copy wider than its pitch", Error::InvalidPitchValue);
-    if (sync && width && height && resolve(rt, dst, src, width, kind) == cudaMemcpyHostToDevice)
-        return rt.copy_2d_to_device(dev(dst), dpitch, src, spitch, width, height, s);
-    // An empty copy moves nothing, however many rows it names.
-    for (size_t r = 0; width && r < height; ++r)
-        copy(rt, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width, kind, s, false);
+    copy_rows(rt, dst, dpitch, src, spitch, width, height, kind, s, sync);
     if (sync) rt.synchronize(s);
 }
 
@@ -106,12 +116,13 @@ void copy_3d(Runtime& rt, const cudaMemcpy3DParms* p, StreamId s, bool sync) {
     inside(p->srcArray, spos);
     inside(p->dstArray, dpos);
     const size_t w = p->extent.width * elem, h = p->extent.height, d = p->extent.depth;
-    for (size_t z = 0; w && h && z < d; ++z)
-        for (size_t y = 0; y < h; ++y) {
-            const size_t so = ((spos.z + z) * sp.ysize + spos.y + y) * sp.pitch + spos.x;
-            const size_t dof = ((dpos.z + z) * dp.ysize + dpos.y + y) * dp.pitch + dpos.x;
-            copy(rt, static_cast<char*>(dp.ptr) + dof, static_cast<const char*>(sp.ptr) + so, w, p->kind, s, false);
-        }
+    // Each slice is one 2D copy.
+    for (size_t z = 0; w && h && z < d; ++z) {
+        const size_t so = ((spos.z + z) * sp.ysize + spos.y) * sp.pitch + spos.x;
+        const size_t dof = ((dpos.z + z) * dp.ysize + dpos.y) * dp.pitch + dpos.x;
+        copy_rows(rt, static_cast<char*>(dp.ptr) + dof, dp.pitch, static_cast<const char*>(sp.ptr) + so, sp.pitch, w, h,
+                  p->kind, s, sync);
+    }
     if (sync) rt.synchronize(s);
 }
 
@@ -125,16 +136,11 @@ void fill_2d(Runtime& rt, void* dst, size_t pitch, unsigned value, unsigned elem
     std::memcpy(bytes, &value, 4);
     bool uniform = true;
     for (unsigned k = 1; k < element_size; ++k) uniform &= bytes[k] == bytes[0];
-    std::vector<uint8_t> pattern;
-    if (!uniform) {
-        pattern.resize(row);
-        for (size_t k = 0; k < row; ++k) pattern[k] = bytes[k % element_size];
-    }
-    for (size_t r = 0; r < height; ++r) {
-        char* at = static_cast<char*>(dst) + r * pitch;
-        if (uniform) rt.fill(dev(at), bytes[0], row, s);
-        else rt.copy_to_device(dev(at), pattern.data(), row, s);   // staged at the call, like a pageable upload
-    }
+    if (uniform) return rt.fill_rows(dev(dst), pitch, bytes[0], row, height, s);
+    // Wider elements: one row of the pattern, staged at the call like a pageable upload and repeated.
+    std::vector<uint8_t> pattern(row);
+    for (size_t k = 0; k < row; ++k) pattern[k] = bytes[k % element_size];
+    rt.copy_rows_to_device(dev(dst), pitch, pattern.data(), 0, row, height, s);
 }
 
 } // namespace gpusim::cudart

@@ -71,6 +71,13 @@ struct LaunchStats {
     double host_seconds = 0;
 };
 
+// A copy descriptor's rows (DMA_ROWS and the pitches of gpu/registers.h): one row unless a 2D copy.
+struct CopyRows {
+    uint64_t count = 1, src_pitch = 0, dst_pitch = 0;
+    // Whether the registers can carry them (32 bits each); else the rows go one by one.
+    bool fit() const;
+};
+
 class Runtime {
 public:
     // With `vcd.path`, the unit signals of the timing model go into a waveform (docs/profiling.md).
@@ -134,10 +141,18 @@ public:
     // (a synchronous cudaMemcpy), so a pageable source needs no bounce buffer.
     void copy_to_device(DevicePtr dst, const void* src, uint64_t bytes, StreamId s, bool caller_waits = false);
     void copy_to_host(void* dst, DevicePtr src, uint64_t bytes, StreamId s);
-    // A synchronous 2D upload (cudaMemcpy2D): a copy per row, as the engines take them, and a
-    // pageable source read in place; returns when the stream has done them.
-    void copy_2d_to_device(DevicePtr dst, uint64_t dpitch, const void* src, uint64_t spitch, uint64_t width,
-                           uint64_t height, StreamId s);
+    // 2D copies and fills (cudaMemcpy2D, a slice of cudaMemcpy3D, cudaMemset2D): `height` rows of
+    // `width` bytes, each side's rows `pitch` bytes apart, queued as one descriptor that a copy
+    // engine takes row by row (pcie.row_ns). A host side is pinned or pageable as for the copies
+    // above: a pageable upload is packed into one bounce buffer unless the caller waits; a
+    // pageable download waits for its completion. A source pitch of 0 repeats one row.
+    void copy_rows_to_device(DevicePtr dst, uint64_t dpitch, const void* src, uint64_t spitch, uint64_t width,
+                             uint64_t height, StreamId s, bool caller_waits = false);
+    void copy_rows_to_host(void* dst, uint64_t dpitch, DevicePtr src, uint64_t spitch, uint64_t width, uint64_t height,
+                           StreamId s);
+    void copy_rows_device(DevicePtr dst, uint64_t dpitch, DevicePtr src, uint64_t spitch, uint64_t width,
+                          uint64_t height, StreamId s);
+    void fill_rows(DevicePtr dst, uint64_t pitch, uint8_t value, uint64_t width, uint64_t height, StreamId s);
     void copy_device(DevicePtr dst, DevicePtr src, uint64_t bytes, StreamId s);
     void fill(DevicePtr dst, uint8_t value, uint64_t bytes, StreamId s);
     // The same on the default stream, waiting for completion.
@@ -334,9 +349,14 @@ private:
     void submitted(StreamId s);
     uint32_t completed(uint32_t channel);
     bool reached(uint32_t channel, uint32_t count);
-    void queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill = 0);
+    // The copy engine's kinds of descriptor (DMA_CMD bits 7:0).
+    enum CopyKind : uint32_t { kH2D = 1, kD2H = 2, kD2D = 3, kFill = 4 };
+    void queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill = 0,
+                    const CopyRows& rows = {});
     bool in_place_possible(const void* host, uint64_t bytes) const;
-    void copy_in_place(uint32_t kind, uint64_t src, uint64_t dst, const void* host, uint64_t bytes, StreamId s);
+    void copy_in_place(uint32_t kind, uint64_t src, uint64_t dst, const void* host, uint64_t bytes, StreamId s,
+                       const CopyRows& rows = {});
+    void check_rows(DevicePtr p, uint64_t pitch, uint64_t width, uint64_t height, const char* what) const;
     void in_window(const void* host, uint64_t bytes, const std::function<void()>& work);
     void semaphore(uint32_t cmd, const void* address, uint64_t payload, StreamId s);
     void wait_until(const std::function<bool()>& done);

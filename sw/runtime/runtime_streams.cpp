@@ -12,7 +12,6 @@
 namespace gpusim {
 
 namespace {
-enum CopyKind : uint32_t { kH2D = 1, kD2H = 2, kD2D = 3, kFill = 4 };
 // The largest bounce buffer kept for the next pageable upload (a larger one goes back to the host).
 constexpr uint64_t kSpareBounceBytes = uint64_t(256) << 20;
 constexpr uint32_t kStaged = 1u << 16;
@@ -125,13 +124,19 @@ void Runtime::retire() {
     m_retiring.erase(done, m_retiring.end());
 }
 
-void Runtime::queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill) {
+void Runtime::queue_copy(uint32_t kind, uint64_t src, uint64_t dst, uint64_t bytes, StreamId s, bool staged, uint8_t fill,
+                         const CopyRows& rows) {
     Stream& st = stream(s);
     select(st.channel);
     HostPort& cpu = m_platform->cpu;
     cpu.write64(reg::kDmaSrcLo, src);
     cpu.write64(reg::kDmaDstLo, dst);
     cpu.write64(reg::kDmaSizeLo, bytes);
+    if (rows.count > 1) {
+        cpu.write32(reg::kDmaRows, uint32_t(rows.count));
+        cpu.write32(reg::kDmaSrcPitch, uint32_t(rows.src_pitch));
+        cpu.write32(reg::kDmaDstPitch, uint32_t(rows.dst_pitch));
+    }
     cpu.write32(reg::kDmaCmd, kind | (uint32_t(fill) << 8) | (staged ? kStaged : 0));
     submitted(s);
 }
@@ -168,26 +173,6 @@ void Runtime::copy_to_host(void* dst, DevicePtr src, uint64_t bytes, StreamId s)
     std::memcpy(dst, bounce.data(), bytes);
 }
 
-void Runtime::copy_2d_to_device(DevicePtr dst, uint64_t dpitch, const void* src, uint64_t spitch, uint64_t width,
-                                uint64_t height, StreamId s) {
-    check_fault();
-    if (!width || !height) return;
-    const uint64_t span = (height - 1) * spitch + width;
-    const auto* rows = static_cast<const uint8_t*>(src);
-    if (is_pinned(src, span) || !in_place_possible(src, span)) {
-        for (uint64_t r = 0; r < height; ++r) copy_to_device(dst + r * dpitch, rows + r * spitch, width, s);
-        return synchronize(s);
-    }
-    // Pageable, the caller waiting: one window over all the rows, each row a staged copy as before.
-    for (uint64_t r = 0; r < height; ++r) check_range(dst + r * dpitch, width, "copy to device");
-    stream(s);   // a stream that does not exist fails here, before the window opens
-    in_window(src, span, [&] {
-        for (uint64_t r = 0; r < height; ++r)
-            queue_copy(kH2D, reinterpret_cast<uint64_t>(rows + r * spitch), dst + r * dpitch, width, s, true);
-        synchronize(s);
-    });
-}
-
 // Not where the buffer shares bytes with a window of its own, and not in managed memory, whose
 // host view the engine must not touch (its pages migrate at the program's own accesses).
 bool Runtime::in_place_possible(const void* host, uint64_t bytes) const {
@@ -197,10 +182,13 @@ bool Runtime::in_place_possible(const void* host, uint64_t bytes) const {
 }
 
 // A staged copy whose host side is `host` itself, open to the copy engines until the copy is done.
-void Runtime::copy_in_place(uint32_t kind, uint64_t src, uint64_t dst, const void* host, uint64_t bytes, StreamId s) {
+void Runtime::copy_in_place(uint32_t kind, uint64_t src, uint64_t dst, const void* host, uint64_t bytes, StreamId s,
+                            const CopyRows& rows) {
     stream(s);   // a stream that does not exist fails here, before the window opens
-    in_window(host, bytes, [&] {
-        queue_copy(kind, src, dst, bytes, s, true);
+    const uint64_t width = rows.count > 1 ? bytes : 0;
+    const uint64_t span = rows.count > 1 ? (rows.count - 1) * (kind == kH2D ? rows.src_pitch : rows.dst_pitch) + width : bytes;
+    in_window(host, span, [&] {
+        queue_copy(kind, src, dst, bytes, s, true, 0, rows);
         const Stream st = stream(s);
         wait_until([&] { return reached(st.channel, st.last); });
     });

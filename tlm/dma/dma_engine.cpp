@@ -113,10 +113,8 @@ bool DmaEngine::burst(const DmaDescriptor& d, uint64_t done, uint32_t n, std::ve
     return false;
 }
 
-void DmaEngine::execute(const DmaDescriptor& d) {
+void DmaEngine::row_bursts(const DmaDescriptor& d, std::vector<uint8_t>& buf, sc_core::sc_time& delay, bool wait_each) {
     using Kind = DmaDescriptor::Kind;
-    sc_core::sc_time delay = sc_core::sc_time(m_cfg.latency_ns, sc_core::SC_NS);
-    std::vector<uint8_t> buf(m_cfg.burst_bytes, d.fill);   // a fill's bytes, or a burst on its way
     for (uint64_t done = 0; done < d.size && !m_error;) {
         uint32_t n = uint32_t(std::min<uint64_t>(m_cfg.burst_bytes, d.size - done));
         const sc_core::sc_time stage = d.staged ? sc_core::sc_time(double(n) / m_cfg.staging_gb_s, sc_core::SC_NS) : sc_core::SC_ZERO_TIME;
@@ -127,8 +125,44 @@ void DmaEngine::execute(const DmaDescriptor& d) {
         if (device_bytes && m_device_gb_s > 0) delay += sc_core::sc_time(double(device_bytes) / m_device_gb_s, sc_core::SC_NS);
         done += n;
         m_bytes += n;
-        wait(delay);
-        delay = sc_core::SC_ZERO_TIME;
+        if (wait_each) {
+            wait(delay);
+            delay = sc_core::SC_ZERO_TIME;
+        }
+    }
+}
+
+void DmaEngine::execute(const DmaDescriptor& d) {
+    if (d.rows > 1) return execute_rows(d);
+    sc_core::sc_time delay = sc_core::sc_time(m_cfg.latency_ns, sc_core::SC_NS);
+    std::vector<uint8_t> buf(m_cfg.burst_bytes, d.fill);   // a fill's bytes, or a burst on its way
+    row_bursts(d, buf, delay, true);
+    if (delay != sc_core::SC_ZERO_TIME) wait(delay);
+}
+
+// A 2D copy is one descriptor: its setup latency once, then the rows in turn, each taking at least
+// the engine's time per row (pcie.row_ns over the link, pcie.device_row_ns within device memory:
+// measured on the H200, a narrow row costs that much, a wide one its bytes). The engine runs
+// ahead of simulated time by up to the global quantum before it waits, so that a copy of many
+// short rows costs the host a loop, not a wait per row.
+void DmaEngine::execute_rows(const DmaDescriptor& d) {
+    using Kind = DmaDescriptor::Kind;
+    const bool within_device = d.kind == Kind::DeviceToDevice || d.kind == Kind::Fill;
+    const sc_core::sc_time least(within_device ? m_cfg.device_row_ns : m_cfg.row_ns, sc_core::SC_NS);
+    const sc_core::sc_time quantum = tlm::tlm_global_quantum::instance().get();
+    sc_core::sc_time delay(m_cfg.latency_ns, sc_core::SC_NS);
+    std::vector<uint8_t> buf(m_cfg.burst_bytes, d.fill);
+    DmaDescriptor row = d;
+    for (uint32_t r = 0; r < d.rows && !m_error; ++r) {
+        row.src = d.src + r * d.src_pitch;
+        row.dst = d.dst + r * d.dst_pitch;
+        const sc_core::sc_time start = delay;
+        row_bursts(row, buf, delay, false);
+        if (delay < start + least) delay = start + least;
+        if (delay >= quantum) {
+            wait(delay);
+            delay = sc_core::SC_ZERO_TIME;
+        }
     }
     if (delay != sc_core::SC_ZERO_TIME) wait(delay);
 }

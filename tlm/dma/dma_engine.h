@@ -27,6 +27,10 @@ struct DmaDescriptor {
     uint64_t size = 0;
     uint8_t fill = 0;
     bool staged = false;      // the host side is a bounce buffer filled or drained by the host CPU
+    // A 2D copy (cudaMemcpy2D, a slice of cudaMemcpy3D, cudaMemset2D): `rows` rows of `size`
+    // bytes, their starts `src_pitch` and `dst_pitch` apart.
+    uint32_t rows = 1;
+    uint64_t src_pitch = 0, dst_pitch = 0;
 };
 
 class DmaEngine : public sc_core::sc_module {
@@ -69,6 +73,10 @@ private:
 
     void run();
     void execute(const DmaDescriptor& d);
+    void execute_rows(const DmaDescriptor& d);
+    // The bursts of one row of `d` (its src and dst already the row's), each burst's time added to
+    // `delay`; with `wait_each`, the engine waits out the delay after every burst.
+    void row_bursts(const DmaDescriptor& d, std::vector<uint8_t>& buf, sc_core::sc_time& delay, bool wait_each);
     bool burst(const DmaDescriptor& d, uint64_t done, uint32_t n, std::vector<uint8_t>& buf, sc_core::sc_time& delay);
     // Where device memory's [addr, addr+len) is in this process, or null where the engine must
     // go through the socket (no direct access there, or the range leaves the granted region).

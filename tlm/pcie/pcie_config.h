@@ -13,6 +13,8 @@ struct PcieConfig {
     bool overlap = true;             // whether a copy may run while a kernel runs (deviceOverlap)
     double staging_gb_s = 6.0;       // host memcpy into the pinned bounce buffer, for pageable copies
     double access_latency_ns = 1000.0;  // round trip of a kernel's access to mapped host memory
+    double row_ns = 4.1;             // a 2D copy over the link: the least time per row
+    double device_row_ns = 0.6;      // a 2D copy or fill within device memory: the least time per row
 };
 
 } // namespace gpusim
