@@ -57,7 +57,7 @@ void declare_run_keys(ConfigSection<SmConfig>& s) {
         .one_of({"functional", "timing"}).or_default("functional");
     s.key("contraction", &C::contraction, "", "Both modes: how the loader treats a multiply and the add that reads its product. "
           "`ptxas` fuses them into one fused multiply-add (FFMA, DFMA, HFMA2, rounded once) where ptxas does, by the rules "
-          "measured on the H200 and listed in [ptx.md](ptx.md#contraction): products of mul.f32, .f64, .f16 and .f16x2, and "
+          "measured on the H200 and listed in [ptx.md](ptx.md#contraction): products of mul.f32, .f64, .f16, .f16x2, .bf16 and .bf16x2, and "
           "of div.approx and div.full, without a rounding modifier, read only by adds of the same .ftz in their basic block. "
           "Results then match the GPU's in the last bit, and the pair issues as one instruction. `none` runs the PTX as "
           "written, each operation rounded (what `nvcc -fmad=false` would ask of ptxas).")

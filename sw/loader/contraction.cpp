@@ -20,7 +20,7 @@ bool rounded(const Instruction& pi) {
 }
 
 std::string float_type(const Instruction& pi) {
-    for (const char* t : {"f32", "f64", "f16", "f16x2"})
+    for (const char* t : {"f32", "f64", "f16", "f16x2", "bf16", "bf16x2"})
         if (pi.has_mod(t)) return t;
     return "";
 }

@@ -4,7 +4,7 @@
 // programs (a `v*cos - v*sin`, a `__fdividef(a, b) + c`). The rules below were found on the H200
 // with regress/golden/contraction (the SASS ptxas 13.0 makes of each pattern for sm_90, and the
 // results of the driver's JIT compared bit for bit); docs/ptx.md#contraction lists them:
-//   - A product is a mul.f32, mul.f64, mul.f16 or mul.f16x2 without a rounding modifier or .sat,
+//   - A product is a mul.f32, .f64, .f16, .f16x2, .bf16 or .bf16x2 without a rounding modifier or .sat,
 //     or a div.approx.f32 or div.full.f32 (ptxas expands them into a scaled MUFU.RCP and a multiply,
 //     and that multiply is fused), unguarded.
 //   - It fuses into an add or sub of its type without a rounding modifier and with the same .ftz
@@ -16,7 +16,8 @@
 //     multiply, and so do the adds that read it.
 //   - An add of two products fuses its first operand's when that one can be fused, else its
 //     second's; a product left out of any of its adds is fused into none.
-// bf16 arithmetic (sm_90 PTX) is not contracted: not yet measured.
+// bf16 pairs (sm_90 PTX, where cuda_bf16.hpp's operators emit mul.bf16 and add.bf16) follow the
+// same rules: regress/golden/contraction_bf16.
 #pragma once
 
 #include <cstdint>

@@ -51,6 +51,11 @@ BOOST_AUTO_TEST_CASE(a_product_read_only_by_an_add_becomes_one_fma) {
     BOOST_TEST(!f.ops[1].minus);
     BOOST_TEST(!f.ops[3].minus);
     BOOST_TEST(f.contracted_from == "mul.f32 + add.f32");
+    // Every type ptxas fuses: f64, f16, f16x2, bf16, bf16x2 (cuda_bf16.hpp's operators on sm_90).
+    auto bf16 = contract(".reg .b16 %h<4>;\n mul.bf16 %h1, %h2, %h3;\n add.bf16 %h0, %h1, %h2;");
+    BOOST_TEST(bf16.ops == names({"fma.rn.bf16", "ret"}), boost::test_tools::per_element());
+    auto f64 = contract("mul.f64 %fd1, %fd2, %fd3;\n sub.f64 %fd4, %fd5, %fd1;");
+    BOOST_TEST(f64.ops == names({"fma.rn.f64", "ret"}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(a_sub_negates_the_addend_or_the_product) {
