@@ -186,7 +186,7 @@ gpusim_library(barrier FOLDER rtl_models/barrier SOURCES rtl_models/barrier/barr
 gpusim_library(clock FOLDER rtl_models/clock DEPENDS isa)
 gpusim_library(scheduler FOLDER rtl_models/scheduler SOURCES rtl_models/scheduler/scheduler_keys.cpp rtl_models/scheduler/warp_scheduler.cpp DEPENDS config isa)
 gpusim_library(ldst FOLDER rtl_models/ldst
-  SOURCES rtl_models/ldst/ldst_keys.cpp rtl_models/ldst/ldst_ops.cpp rtl_models/ldst/async_ops.cpp rtl_models/ldst/ldst_unit.cpp rtl_models/ldst/ldst_deferred.cpp
+  SOURCES rtl_models/ldst/ldst_keys.cpp rtl_models/ldst/ldst_ops.cpp rtl_models/ldst/atom_vector_ops.cpp rtl_models/ldst/async_ops.cpp rtl_models/ldst/ldst_unit.cpp rtl_models/ldst/ldst_deferred.cpp
           rtl_models/ldst/coalescer.cpp rtl_models/ldst/store_buffer.cpp rtl_models/ldst/stale_log.cpp rtl_models/ldst/matrix_moves.cpp
           rtl_models/ldst/hint_ops.cpp rtl_models/ldst/bulk_ops.cpp
   DEPENDS config tlm_protocol isa cache trace check alu tensor)

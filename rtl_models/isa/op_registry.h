@@ -24,6 +24,7 @@ enum class Layout {
     Load,        // ld d, [addr]
     Store,       // st [addr], a
     Atomic,      // atom d, [addr], b [, c]
+    AtomicVector,  // atom {d...}, [addr], {b...}; red [addr], {b...}: the lists in a MatrixOperands (d, b)
     Branch,      // bra target
     Barrier,     // bar.sync a [, b], bar.arrive a, b
     BarrierRed,  // bar.red d|p, a [, b], {!}c

@@ -521,8 +521,7 @@ OpChoice select_memory_op(const OpSpec& s) {
         c.vec_count = vector_count(s);
         c.fn = st_fn(t, c.space);
     } else if ((op == "atom" || op == "red") && (s.has("v2") || s.has("v4") || s.has("v8"))) {
-        c.error = "unsupported instruction '" + s.full_name() + "': the vector forms of atom and red are not modelled yet";
-        return c;
+        return select_atom_vector(s);
     } else if ((op == "atom" || op == "red") && !unsupported_qualifier &&
                (c.space == MemSpace::Global || c.space == MemSpace::Shared || c.space == MemSpace::Generic)) {
         c.layout = Layout::Atomic;

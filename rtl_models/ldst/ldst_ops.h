@@ -16,6 +16,8 @@ OpChoice select_async_op(const OpSpec& s);
 // bulk_ops.cpp: cp.async.bulk, cp.reduce.async.bulk, their groups and the bulk prefetch.
 OpChoice select_bulk_op(const OpSpec& s);
 OpChoice select_matrix_move(const OpSpec& s);
+// atom_vector_ops.cpp: the vector forms of atom and red (.v2, .v4, .v8).
+OpChoice select_atom_vector(const OpSpec& s);
 // hint_ops.cpp: prefetch, prefetchu, discard, applypriority, createpolicy.
 OpChoice select_hint_op(const OpSpec& s);   // matrix_moves.cpp: ldmatrix, stmatrix, wmma.load, wmma.store
 

@@ -2,7 +2,8 @@
 //   mma.sync... {d...}, {a...}, {b...}, {c...}      wmma.mma.sync... {d...}, {a...}, {b...}, {c...}
 //   wmma.load.{a,b,c}... {d...}, [addr]{, stride}   wmma.store.d... [addr], {r...}{, stride}
 //   ldmatrix... {d...}, [addr]                      stmatrix... [addr], {r...}
-// mma and wmma keep their register lists, and where each element lives, in a MatrixOperands.
+// mma and wmma keep their register lists, and where each element lives, in a MatrixOperands; so do
+// the vector forms of atom and red, their element and result registers.
 #include <fmt/format.h>
 
 #include "loader/function_decoder.h"
@@ -61,6 +62,33 @@ void Decoder::matrix_operands(const ptx::Instruction& pi, uint64_t code, Inst& i
         if (!load) in.dest_flags |= kMemStore;
     }
     in.dest_flags |= kMatrixRows;
+    in.target = uint32_t(m_img->matrix_operands.size());
+    m_img->matrix_operands.push_back(std::move(o));
+}
+
+} // namespace gpusim::loader
+
+namespace gpusim::loader {
+
+// atom.v2/.v4/.v8 {d...}, [addr], {b...} and red [addr], {b...}: one register per element, of the
+// element's width, in a MatrixOperands (d written, b read).
+void Decoder::atom_vector_operands(const ptx::Instruction& pi, Inst& in) {
+    const auto& ops = pi.ops;
+    const bool red = pi.opcode == "red";
+    need(pi, red ? 2 : 3, red ? 2 : 3);
+    const char* type = in.width == 2 ? "b16" : "b32";
+    auto list = [&](const Operand& o, bool write) {
+        if (o.kind != Operand::Kind::Vector || o.elems.size() != in.vec_count)
+            fail(o.loc, fmt::format("'{}' takes a vector of {} registers {{...}} here", pi.full_name(), in.vec_count));
+        std::vector<int32_t> rows;
+        for (const Operand& r : o.elems) rows.push_back(write ? dest(r) : source(r, type));
+        return rows;
+    };
+    MatrixOperands o;
+    if (!red) o.d = list(ops[0], true);
+    address(ops[red ? 0 : 1], in, in.space, pi);
+    o.b = list(ops[red ? 1 : 2], false);
+    in.dest_flags |= kMemAtomic | kMatrixRows;
     in.target = uint32_t(m_img->matrix_operands.size());
     m_img->matrix_operands.push_back(std::move(o));
 }

@@ -472,6 +472,7 @@ Inst Decoder::decode_or_throw(const ptx::Instruction& pi) {
         if (cas) in.c = source(ops[base + 2], type);
         break;
     }
+    case Layout::AtomicVector: atom_vector_operands(pi, in); break;
     case Layout::Branch: {
         need(pi, 1, 1);
         if (ops[0].kind != Operand::Kind::Label || ops[0].target < 0) fail(ops[0].loc, "expected a branch label");

@@ -134,6 +134,7 @@ private:
     void bulk_operands(const ptx::Instruction& pi, const OpSpec& spec, Inst& in);
     // mma, wmma, ldmatrix, stmatrix (decode_matrix.cpp); `code` is the unit's packed MatrixForm.
     void matrix_operands(const ptx::Instruction& pi, uint64_t code, Inst& in);
+    void atom_vector_operands(const ptx::Instruction& pi, Inst& in);
     // prefetch, prefetchu, discard, applypriority, createpolicy (decode_hints.cpp).
     void hint_operands(const ptx::Instruction& pi, const OpSpec& spec, Inst& in);
     // The cache-policy operand of .L2::cache_hint: read as a hint; returns the operands before it.

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "isa/matrix_form.h"
 #include "loader/cfg.h"
 #include "common/ptx_text.h"
 #include "loader/loader.h"
@@ -177,6 +178,34 @@ BOOST_AUTO_TEST_CASE(unsupported_instruction_is_rejected_at_load_with_name_and_l
     BOOST_TEST(error_of(src) == "t.ptx:8:3: error: unsupported instruction 'mapa.u64'");
     Module m = parse("t.ptx", src);
     BOOST_CHECK_THROW(loader::decode_kernel(m, m.functions[0], {}), PtxError);
+}
+
+// Vector atomics: their element lists become a MatrixOperands (d written, b read); forms PTX has
+// no vector of (shared memory, an f32 min) are refused with what the vector forms are.
+BOOST_AUTO_TEST_CASE(vector_atomics_decode_their_element_lists) {
+    auto k = decode(R"(.visible .entry k(.param .u64 p)
+{
+  .reg .f32 %f<9>; .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  atom.global.add.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1], {%f5, %f6, %f7, %f8};
+  red.global.add.v2.f32 [%rd1+16], {%f5, %f6};
+  ret;
+})");
+    const Inst& atom = k->code[find(*k, "atom.global.add.v4.f32")];
+    BOOST_TEST(bool(atom.dest_flags & kMemAtomic));
+    BOOST_TEST(bool(atom.dest_flags & kMatrixRows));
+    BOOST_TEST(int(atom.width) * int(atom.vec_count) == 16);
+    const MatrixOperands& o = k->matrix_operands[atom.target];
+    BOOST_TEST(o.d.size() == 4u);
+    BOOST_TEST(o.b.size() == 4u);
+    const Inst& red = k->code[find(*k, "red.global.add.v2.f32")];
+    BOOST_TEST(k->matrix_operands[red.target].d.empty());
+    BOOST_TEST(red.offset == 16);
+    const std::string shared = error_of(std::string(kHeader) + ".visible .entry k()\n{\n  .reg .f32 %f<5>;\n  .reg .b64 %rd<2>;\n"
+                                        "  atom.shared.add.v2.f32 {%f1, %f2}, [%rd1], {%f3, %f4};\n  ret;\n}");
+    BOOST_TEST(shared.find("vector atomics are add on .v2/.v4 .f32") != std::string::npos, shared);
+    BOOST_TEST(error_of(std::string(kHeader) + ".visible .entry k()\n{\n  .reg .f32 %f<5>;\n  .reg .b64 %rd<2>;\n"
+                        "  atom.global.min.v2.f32 {%f1, %f2}, [%rd1], {%f3, %f4};\n  ret;\n}") != "");
 }
 
 // Texture and surface instructions: the forms the model executes load, the others are refused
