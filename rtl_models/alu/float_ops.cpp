@@ -63,20 +63,23 @@ void fbinary(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     });
 }
 
-template <class T, bool Ftz, bool Sat>
-void ffma(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
+// Negated: a contracted pair's negations (sw/loader/contraction.h), from Inst::aux. As with
+// neg.f64, a NaN keeps its sign (the H200's DFMA -a, b, -c returns a NaN operand as it came); an
+// fp32 NaN result is canonical anyway.
+template <class T, bool Ftz, bool Sat, bool Negated>
+void ffma_lanes(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     uint64_t* d = w.row(inst.d);
     const uint64_t* a = c.src(w, inst.a);
     const uint64_t* b = c.src(w, inst.b);
     const uint64_t* cc = c.src(w, inst.c);
-    // A contracted pair's negations (sw/loader/contraction.h). As with neg.f64, a NaN keeps its
-    // sign (the H200's DFMA -a, b, -c returns a NaN operand as it came); an fp32 NaN is canonical.
-    const bool na = inst.aux & kNegateProduct, nc = inst.aux & kNegateAddend;
+    const bool na = Negated && (inst.aux & kNegateProduct), nc = Negated && (inst.aux & kNegateAddend);
     RoundScope rs(inst.round);
     for_lanes(m, [&](int l) {
         T x = in<T, Ftz>(a[l]), y = in<T, Ftz>(b[l]), z = in<T, Ftz>(cc[l]);
-        if (na && !std::isnan(x)) x = -x;
-        if (nc && !std::isnan(z)) z = -z;
+        if constexpr (Negated) {
+            if (na && !std::isnan(x)) x = -x;
+            if (nc && !std::isnan(z)) z = -z;
+        }
         if constexpr (std::is_same_v<T, double>) {
             double n;
             if (propagate_nan(n, x, z, y)) { d[l] = put<double>(n); return; }  // b over c over a
@@ -85,6 +88,12 @@ void ffma(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
         if constexpr (Ftz && std::is_same_v<T, float>) r = flush_tiny(r, std::fma(double(x), double(y), double(z)));
         d[l] = finish<T, Ftz, Sat>(r);
     });
+}
+
+template <class T, bool Ftz, bool Sat>
+void ffma(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
+    if (inst.aux & (kNegateProduct | kNegateAddend)) return ffma_lanes<T, Ftz, Sat, true>(c, w, inst, m);
+    ffma_lanes<T, Ftz, Sat, false>(c, w, inst, m);
 }
 
 // Sign manipulation is exact bit work, except on NaNs: an fp64 NaN comes back quieted with its

@@ -91,8 +91,11 @@ void halves(ExecContext& ctx, Warp& w, const Inst& in, LaneMask m, F f) {
 template <bool Bf, int Op, bool Ftz, bool Sat, bool X2, bool Relu = false>
 void arith(ExecContext& ctx, Warp& w, const Inst& in, LaneMask m) {
     // A contracted pair's negations (sw/loader/contraction.h): exact sign flips of the inputs.
-    const uint16_t na = Op == kFma && (in.aux & kNegateProduct) ? 0x8000 : 0;
-    const uint16_t nc = Op == kFma && (in.aux & kNegateAddend) ? 0x8000 : 0;
+    uint16_t na = 0, nc = 0;
+    if constexpr (Op == kFma) {
+        na = (in.aux & kNegateProduct) ? 0x8000 : 0;
+        nc = (in.aux & kNegateAddend) ? 0x8000 : 0;
+    }
     halves<X2>(ctx, w, in, m, [na, nc](uint16_t a, uint16_t b, uint16_t c) {
         const uint16_t r = apply<Bf, Op, Ftz, Sat>(uint16_t(a ^ na), b, uint16_t(c ^ nc));
         return Relu ? relu<Bf>(r) : r;
