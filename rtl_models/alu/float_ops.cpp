@@ -3,6 +3,9 @@
 // results, .sat clamps to [0, 1] with NaN to +0, and fp32 NaN results are the canonical 0x7FFFFFFF
 // (fp64 keeps NaN payloads). Conversions are in cvt_ops.cpp, the approximations in sfu/.
 #include <cmath>
+#if defined(__FMA__) && defined(__AVX__)
+#include <immintrin.h>
+#endif
 #include <cstring>
 #include <limits>
 
@@ -45,12 +48,58 @@ struct FMinMaxMode { static constexpr bool kNanIn = false; template <class T> st
         return min_max_mode<Max, NanOut, XorSign>(a, b);
     } };
 
+// fp32 lanes without .ftz or .sat, a warp at once: every lane's result into a buffer first (an
+// inactive lane's is computed and dropped: the arithmetic has no side effect), then the NaNs made
+// canonical and the mask's lanes written, in loops the compiler vectorises (one loop with the NaN
+// test per lane stays scalar). The results are the lane-by-lane path's.
+template <class F>
+void warp_f32(uint64_t* d, LaneMask m, F&& op) {
+    float r[kWarpSize];
+    for (int l = 0; l < kWarpSize; ++l) r[l] = op(l);
+    uint32_t u[kWarpSize];
+    std::memcpy(u, r, sizeof u);
+    for (int l = 0; l < kWarpSize; ++l) u[l] = (u[l] & 0x7FFFFFFFu) > 0x7F800000u ? kCanonicalNanF32 : u[l];
+    if (m == 0xFFFFFFFFu) {
+        for (int l = 0; l < kWarpSize; ++l) d[l] = u[l];
+        return;
+    }
+    for (int l = 0; l < kWarpSize; ++l) d[l] = (m >> l) & 1 ? uint64_t(u[l]) : d[l];
+}
+
+// The fp32 values of a row's 32 lanes (the low halves of its 64-bit slots), packed in a loop the
+// compiler vectorises: arithmetic on them then runs on whole vectors.
+inline void lanes_f32(const uint64_t* row, float* out) {
+    uint32_t u[kWarpSize];
+    for (int l = 0; l < kWarpSize; ++l) u[l] = uint32_t(row[l]);
+    std::memcpy(out, u, sizeof u);
+}
+
+// z = x * y + z, each rounded once, on whole vectors: a compiler keeps std::fma scalar where it
+// may set errno, and the host's FMA instruction rounds as std::fma does (in the current mode).
+inline void fma_lanes(const float* x, const float* y, float* z) {
+#if defined(__FMA__) && defined(__AVX__)
+    for (int l = 0; l < kWarpSize; l += 8)
+        _mm256_storeu_ps(z + l, _mm256_fmadd_ps(_mm256_loadu_ps(x + l), _mm256_loadu_ps(y + l), _mm256_loadu_ps(z + l)));
+#else
+    for (int l = 0; l < kWarpSize; ++l) z[l] = std::fma(x[l], y[l], z[l]);
+#endif
+}
+
+template <class T, bool Ftz, bool Sat>
+constexpr bool plain_f32 = std::is_same_v<T, float> && !Ftz && !Sat;
+
 template <class T, class Op, bool Ftz, bool Sat>
 void fbinary(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     uint64_t* d = w.row(inst.d);
     const uint64_t* a = c.src(w, inst.a);
     const uint64_t* b = c.src(w, inst.b);
     RoundScope rs(inst.round);
+    if constexpr (plain_f32<T, Ftz, Sat>) {
+        float x[kWarpSize], y[kWarpSize];
+        lanes_f32(a, x);
+        lanes_f32(b, y);
+        return warp_f32(d, m, [&](int l) { return Op::apply(x[l], y[l]); });
+    }
     for_lanes(m, [&](int l) {
         T x = in<T, Ftz>(a[l]), y = in<T, Ftz>(b[l]);
         if constexpr (std::is_same_v<T, double> && Op::kNanIn) {
@@ -74,6 +123,14 @@ void ffma_lanes(ExecContext& c, Warp& w, const Inst& inst, LaneMask m) {
     const uint64_t* cc = c.src(w, inst.c);
     const bool na = Negated && (inst.aux & kNegateProduct), nc = Negated && (inst.aux & kNegateAddend);
     RoundScope rs(inst.round);
+    if constexpr (plain_f32<T, Ftz, Sat> && !Negated) {
+        float x[kWarpSize], y[kWarpSize], z[kWarpSize];
+        lanes_f32(a, x);
+        lanes_f32(b, y);
+        lanes_f32(cc, z);
+        fma_lanes(x, y, z);
+        return warp_f32(d, m, [&](int l) { return z[l]; });
+    }
     for_lanes(m, [&](int l) {
         T x = in<T, Ftz>(a[l]), y = in<T, Ftz>(b[l]), z = in<T, Ftz>(cc[l]);
         if constexpr (Negated) {
