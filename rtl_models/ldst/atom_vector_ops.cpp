@@ -12,10 +12,10 @@
 // analyses and the scoreboard already read.
 #include <cmath>
 
-#include "alu/narrow_float.h"
 #include "isa/exec_context.h"
 #include "isa/matrix_form.h"
 #include "isa/op_registry.h"
+#include "ldst/atomic_rules.h"
 #include "ldst/lane_access.h"
 #include "ldst/ldst_ops.h"
 
@@ -31,37 +31,18 @@ enum VecOp : uint8_t { kAddF32, kAddF16, kAddBf16, kMinF16, kMaxF16, kMinBf16, k
 
 constexpr bool is_bf16(int op) { return op == kAddBf16 || op == kMinBf16 || op == kMaxBf16; }
 
-uint16_t half_add(uint16_t old, uint16_t b, bool bf) {
-    const NarrowFormat& f = bf ? kBf16Format : kF16Format;
-    const long double x = narrow_value(old, f), y = narrow_value(b, f);
-    return uint16_t(round_to_narrow(bf ? add_round_odd(x, y) : x + y, kRn, f));
-}
-
-template <bool Max>
-uint16_t half_min_max(uint16_t old, uint16_t b, bool bf) {
-    const NarrowFormat& f = bf ? kBf16Format : kF16Format;
-    const long double x = narrow_value(old, f), y = narrow_value(b, f);
-    if (std::isnan(x) && std::isnan(y)) return 0x7FFF;
-    if (std::isnan(x)) return b;
-    if (std::isnan(y)) return old;
-    if (x == y) return Max ? uint16_t(old & b) : uint16_t(old | b);   // +0 and -0: the sign bit decides
-    return (Max ? y > x : y < x) ? b : old;
-}
-
 template <int Op>
 uint16_t half_op(uint16_t old, uint16_t b) {
-    if constexpr (Op == kAddF16 || Op == kAddBf16) return half_add(old, b, is_bf16(Op));
-    else if constexpr (Op == kMinF16 || Op == kMinBf16) return half_min_max<false>(old, b, is_bf16(Op));
-    else return half_min_max<true>(old, b, is_bf16(Op));
+    if constexpr (Op == kAddF16 || Op == kAddBf16) return atomic_rules::half_add(old, b, is_bf16(Op));
+    else if constexpr (Op == kMinF16 || Op == kMinBf16) return atomic_rules::half_min_max<false>(old, b, is_bf16(Op));
+    else return atomic_rules::half_min_max<true>(old, b, is_bf16(Op));
 }
-
-float flush(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
 
 // One element's new value: T is uint32_t for f32 and packed pairs, uint16_t for single halves.
 template <class T, int Op, bool Pairs>
 T apply(T old, T b) {
     if constexpr (Op == kAddF32) {
-        const float r = flush(flush(get<float>(old)) + flush(get<float>(b)));
+        const float r = atomic_rules::flushed_add(get<float>(old), get<float>(b));
         return std::isnan(r) ? T(0x7FFFFFFFu) : T(put<float>(r));
     } else if constexpr (Pairs) {
         return T(half_op<Op>(uint16_t(old), uint16_t(b)) | uint32_t(half_op<Op>(uint16_t(old >> 16), uint16_t(b >> 16))) << 16);
@@ -74,15 +55,7 @@ template <class T, int Op, bool Pairs, MemSpace S>
 void atom_vector(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
     const MatrixOperands& o = c.kernel->matrix_operands[in.target];
     const size_t n = o.b.size();
-    // Atomics are coherent: they act on memory, after the SM's own buffered stores to their words.
-    if (c.stores) {
-        if (in.aux & kOrderRelease) c.stores->drain_all();
-        for_lanes(m, [&](int l) {
-            const uint64_t a = address(c, w, in, l);
-            if (lane_access::buffered_space<S>(a)) c.stores->before_access(a, n * sizeof(T)), c.stores->forget(a, n * sizeof(T));
-        });
-        if (in.aux & kOrderAcquire) c.stores->clear_stale();
-    }
+    atomic_rules::before_atomic<S>(c, w, in, m, uint32_t(n * sizeof(T)));
     for_lanes(m, [&](int l) {
         const uint64_t base = address(c, w, in, l);
         // The vector is aligned to its whole size.

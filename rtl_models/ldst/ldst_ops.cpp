@@ -14,6 +14,7 @@
 #include "ldst/generic_access.h"
 #include "ldst/store_buffer.h"
 #include "ldst/ldst_ops.h"
+#include "ldst/atomic_rules.h"
 #include "ldst/lane_access.h"
 
 namespace gpusim {
@@ -192,16 +193,10 @@ void st(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 // ---- atomics: lanes are serialised in lane order, each a read-modify-write ----
 enum AtomOp : uint8_t { kAdd, kMin, kMax, kAnd, kOr, kXor, kExch, kCas, kInc, kDec, kF16Add, kBf16Add };
 
-// f16 and bf16 atomic adds (.f16, .bf16 in a 16-bit word; .f16x2, .bf16x2 two halves of a 32-bit
-// word, each on its own): rounded once to nearest, subnormals kept (.noftz); a NaN result is the
-// format's canonical NaN.
+// f16 and bf16 atomic adds: .f16, .bf16 in a 16-bit word; .f16x2, .bf16x2 two halves of a 32-bit
+// word, each on its own (atomic_rules.h).
 template <int Op>
-uint16_t half_atom(uint16_t old, uint16_t b) {
-    constexpr bool bf = Op == kBf16Add;
-    const NarrowFormat& f = bf ? kBf16Format : kF16Format;
-    const long double x = narrow_value(old, f), y = narrow_value(b, f);
-    return uint16_t(round_to_narrow(bf ? add_round_odd(x, y) : x + y, kRn, f));
-}
+uint16_t half_atom(uint16_t old, uint16_t b) { return atomic_rules::half_add(old, b, Op == kBf16Add); }
 
 template <class T, int Op>
 T atom_apply(T old, T b, T c) {
@@ -233,7 +228,6 @@ bool flushes(uint64_t addr) {
     else return S == MemSpace::Global;
 }
 float canonical_nan() { return get<float>(0x7FFFFFFFu); }
-float flush_subnormal(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
 
 constexpr bool commutes(int op) { return op == kAdd || op == kMin || op == kMax || op == kAnd || op == kOr || op == kXor; }
 
@@ -273,16 +267,7 @@ bool atom_direct(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
 
 template <class T, int Op, MemSpace S>
 void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
-    // Atomics are coherent: they act on memory, after the SM's own buffered stores to their words
-    // (and after all of them for a release).
-    if (c.stores) {
-        if (in.aux & kOrderRelease) c.stores->drain_all();
-        for_lanes(m, [&](int l) {
-            const uint64_t a = address(c, w, in, l);
-            if (buffered_space<S>(a)) c.stores->before_access(a, sizeof(T)), c.stores->forget(a, sizeof(T));
-        });
-        if (in.aux & kOrderAcquire) c.stores->clear_stale();
-    }
+    atomic_rules::before_atomic<S>(c, w, in, m, sizeof(T));
     if constexpr (std::is_integral_v<T> && commutes(Op) && (S == MemSpace::Global || S == MemSpace::Generic)) {
         if (c.apart || c.reductions_atomic) {
             if (atom_direct<T, Op, S>(c, w, in, m)) return;
@@ -298,7 +283,7 @@ void atom(ExecContext& c, Warp& w, const Inst& in, LaneMask m) {
         T res;
         if constexpr (std::is_floating_point_v<T>) {
             double nan;
-            if (flushes<T, Op, S>(addr)) res = T(flush_subnormal(flush_subnormal(float(old)) + flush_subnormal(float(get<T>(b[l])))));
+            if (flushes<T, Op, S>(addr)) res = T(atomic_rules::flushed_add(float(old), float(get<T>(b[l]))));
             else if (std::is_same_v<T, double> && propagate_nan(nan, double(get<T>(b[l])), double(old))) res = T(nan);
             else res = atom_apply<T, Op>(old, get<T>(b[l]), T(0));
             if constexpr (std::is_same_v<T, float>)
